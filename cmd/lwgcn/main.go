@@ -1,0 +1,92 @@
+// Command lwgcn is the command-line front end of the lwgcn toolkit: dataset
+// statistics, training, the paper's reproduction tables, sweeps and benchmarks.
+// Run `lwgcn help` for the list of commands.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+)
+
+// command is one subcommand; each lives in its own file and registers itself
+// in an init function.
+type command struct {
+	name    string
+	summary string
+	// run parses args (after the command name) and runs; usage errors should
+	// be returned as errUsage-wrapped errors.
+	run func(args []string) error
+}
+
+var commands = map[string]command{}
+
+func register(c command) {
+	if _, dup := commands[c.name]; dup {
+		panic("duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// newFlagSet returns a flag set that prints usage for the command to stderr.
+func newFlagSet(name, usage string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: lwgcn %s %s\n\nflags:\n", name, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// startup prints the line every command starts with: what runs and how it
+// was built.
+func startup(w io.Writer) {
+	fmt.Fprintf(w, "lwgcn: %s; %s\n", buildinfo.SIMDStatus(), buildinfo.Get())
+	if !buildinfo.SIMD {
+		fmt.Fprintln(w, buildinfo.SIMDWarning)
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: lwgcn <command> [flags]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun `lwgcn <command> -h` for a command's flags.")
+}
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] == "help" || os.Args[1] == "-h" || os.Args[1] == "--help" {
+		usage(os.Stdout)
+		return
+	}
+	c, ok := commands[os.Args[1]]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "lwgcn: unknown command %q\n\n", os.Args[1])
+		usage(os.Stderr)
+		os.Exit(2)
+	}
+	startup(os.Stderr)
+	if err := c.run(os.Args[2:]); err != nil {
+		if err == flag.ErrHelp {
+			os.Exit(0)
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "lwgcn") {
+			msg = "lwgcn " + c.name + ": " + msg
+		}
+		fmt.Fprintln(os.Stderr, msg)
+		os.Exit(1)
+	}
+}
