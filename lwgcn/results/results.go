@@ -1,0 +1,263 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+)
+
+// FormatVersion is written into every file; Open rejects other versions.
+const FormatVersion = 1
+
+// Provenance says where and how a run was produced.
+type Provenance struct {
+	Commit    string `json:"commit"`
+	Dirty     bool   `json:"dirty,omitempty"`
+	GoVersion string `json:"go_version"`
+	SIMD      bool   `json:"simd"`
+	Machine   string `json:"machine"`
+	NumCPU    int    `json:"num_cpu"`
+	// Backend is the GoMLX backend that ran, e.g. "go" or "xla:cuda".
+	Backend string `json:"backend"`
+	// Date is RFC 3339 (UTC).
+	Date string `json:"date"`
+}
+
+// NewProvenance fills the build and machine fields from buildinfo and the
+// date from now.
+func NewProvenance(backend string) Provenance {
+	i := buildinfo.Get()
+	return Provenance{Commit: i.Commit, Dirty: i.Dirty, GoVersion: i.GoVersion, SIMD: i.SIMD, Machine: i.Machine,
+		NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
+}
+
+// String is a short provenance line for figure and table footers.
+func (p Provenance) String() string {
+	c := p.Commit
+	if len(c) > 10 {
+		c = c[:10]
+	}
+	if p.Dirty {
+		c += "+dirty"
+	}
+	simd := ""
+	if p.Backend == "go" || strings.HasPrefix(p.Backend, "go ") {
+		simd = map[bool]string{true: ", SIMD", false: ", no SIMD"}[p.SIMD]
+	}
+	date := p.Date
+	if len(date) >= 10 {
+		date = date[:10]
+	}
+	return fmt.Sprintf("commit %s, backend %s%s, %s, %s", c, p.Backend, simd, p.Machine, date)
+}
+
+// Run is the record of one training run on one split.
+type Run struct {
+	// Key identifies the run within its file (experiment, dataset, model,
+	// configuration, split, seed); a resumed experiment skips present keys.
+	Key        string `json:"key"`
+	Experiment string `json:"experiment"`
+	Dataset    string `json:"dataset"`
+	Model      string `json:"model"`
+	Split      int    `json:"split"`
+	Seed       int64  `json:"seed"`
+	// Params holds numeric settings (hidden, lr, weight decay, h, degree, ...).
+	Params map[string]float64 `json:"params,omitempty"`
+	// Options holds other settings (variant names, edge direction, ...).
+	Options map[string]string `json:"options,omitempty"`
+
+	TestAcc   float64 `json:"test_acc"`
+	ValAcc    float64 `json:"val_acc"`
+	TrainAcc  float64 `json:"train_acc,omitempty"`
+	BestEpoch int     `json:"best_epoch"`
+	Epochs    int     `json:"epochs"`
+	// SelectionWeight is LW-GCN's softmax weight of f_C at the best epoch.
+	SelectionWeight *float64 `json:"selection_weight,omitempty"`
+	// Metrics holds further named values (pseudo-label accuracy, ...).
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+
+	MsPerEpoch   float64 `json:"ms_per_epoch"`
+	CompileSecs  float64 `json:"compile_secs,omitempty"`
+	TotalSecs    float64 `json:"total_secs"`
+	PeakMemBytes uint64  `json:"peak_mem_bytes,omitempty"`
+
+	Provenance Provenance `json:"provenance"`
+}
+
+// File is one results file held in memory.
+type File struct {
+	Path  string
+	runs  []Run
+	index map[string]int
+}
+
+type fileJSON struct {
+	Version int   `json:"version"`
+	Runs    []Run `json:"runs"`
+}
+
+// Open reads a results file, or returns an empty one when it does not exist.
+func Open(path string) (*File, error) {
+	f := &File{Path: path, index: map[string]int{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	var fj fileJSON
+	if err := json.Unmarshal(data, &fj); err != nil {
+		return nil, fmt.Errorf("results: %s: %w", path, err)
+	}
+	if fj.Version != FormatVersion {
+		return nil, fmt.Errorf("results: %s: format version %d, want %d", path, fj.Version, FormatVersion)
+	}
+	for i, r := range fj.Runs {
+		if r.Key == "" {
+			return nil, fmt.Errorf("results: %s: run %d has no key", path, i)
+		}
+		if _, dup := f.index[r.Key]; dup {
+			return nil, fmt.Errorf("results: %s: key %q appears twice", path, r.Key)
+		}
+		f.index[r.Key] = len(f.runs)
+		f.runs = append(f.runs, r)
+	}
+	return f, nil
+}
+
+// Has reports whether a run with this key is recorded.
+func (f *File) Has(key string) bool { _, ok := f.index[key]; return ok }
+
+// Get returns the run with this key.
+func (f *File) Get(key string) (Run, bool) {
+	i, ok := f.index[key]
+	if !ok {
+		return Run{}, false
+	}
+	return f.runs[i], true
+}
+
+// Runs returns the recorded runs in insertion order (a copy).
+func (f *File) Runs() []Run { return append([]Run(nil), f.runs...) }
+
+// Put records (or replaces) a run and rewrites the file atomically.
+func (f *File) Put(r Run) error {
+	if r.Key == "" {
+		return fmt.Errorf("results: run without key (%s/%s split %d)", r.Dataset, r.Model, r.Split)
+	}
+	if i, ok := f.index[r.Key]; ok {
+		f.runs[i] = r
+	} else {
+		f.index[r.Key] = len(f.runs)
+		f.runs = append(f.runs, r)
+	}
+	return f.Save()
+}
+
+// Save writes the file atomically.
+func (f *File) Save() error {
+	data, err := json.MarshalIndent(fileJSON{Version: FormatVersion, Runs: f.runs}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("results: %w", err)
+	}
+	return WriteFileAtomic(f.Path, append(data, '\n'))
+}
+
+// WriteFileAtomic writes data to path through a temp file in the same
+// directory, fsynced and renamed, so readers never see a partial file.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(name)
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", path, err)
+	}
+	if err := os.Chmod(name, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(name, path); err != nil {
+		return fmt.Errorf("rename %s: %w", path, err)
+	}
+	ok = true
+	return nil
+}
+
+// Stat is mean ± std over a group of runs.
+type Stat struct {
+	Mean, Std float64
+	N         int
+}
+
+// MeanStd returns the mean and the population standard deviation (numpy's
+// np.std, ddof=0, which the official LW-GCN code reports).
+func MeanStd(xs []float64) Stat {
+	if len(xs) == 0 {
+		return Stat{Mean: math.NaN(), Std: math.NaN()}
+	}
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	v := 0.0
+	for _, x := range xs {
+		v += (x - m) * (x - m)
+	}
+	return Stat{Mean: m, Std: math.Sqrt(v / float64(len(xs))), N: len(xs)}
+}
+
+// Group collects the runs matching keep and groups them by the string key
+// returns, e.g. dataset+"/"+model; groups are returned sorted by key.
+func Group(runs []Run, keep func(Run) bool, key func(Run) string) (keys []string, groups map[string][]Run) {
+	groups = map[string][]Run{}
+	for _, r := range runs {
+		if keep != nil && !keep(r) {
+			continue
+		}
+		k := key(r)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	sort.Strings(keys)
+	return keys, groups
+}
+
+// Accuracy returns mean ± std of test accuracy in percent.
+func Accuracy(runs []Run) Stat {
+	xs := make([]float64, len(runs))
+	for i, r := range runs {
+		xs[i] = 100 * r.TestAcc
+	}
+	return MeanStd(xs)
+}

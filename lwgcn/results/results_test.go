@@ -1,0 +1,89 @@
+package results
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPutReopenResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "t.json")
+	f, err := Open(path)
+	if err != nil || len(f.Runs()) != 0 {
+		t.Fatalf("open missing: %v %v", f, err)
+	}
+	w := 0.97
+	for s := 0; s < 3; s++ {
+		r := Run{Key: "texas/lwgcn/" + string(rune('0'+s)), Dataset: "texas", Model: "lwgcn", Split: s,
+			TestAcc: 0.8 + 0.05*float64(s), SelectionWeight: &w, Provenance: NewProvenance("go")}
+		if err := f.Put(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Runs()) != 3 || !g.Has("texas/lwgcn/1") || g.Has("texas/lwgcn/9") {
+		t.Fatalf("reopened %d runs", len(g.Runs()))
+	}
+	r, _ := g.Get("texas/lwgcn/2")
+	if r.TestAcc != 0.9 || *r.SelectionWeight != 0.97 || r.Provenance.Backend != "go" {
+		t.Errorf("round trip %+v", r)
+	}
+	// Replacing keeps one record per key.
+	r.TestAcc = 0.5
+	if err := g.Put(r); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := Open(path)
+	if len(h.Runs()) != 3 {
+		t.Errorf("replace appended: %d runs", len(h.Runs()))
+	}
+	// No temp files are left behind.
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only the results file", len(entries))
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"version": 1, "runs": [{"key": "a"}, {"key": "a"}]}`), 0o644)
+	if _, err := Open(bad); err == nil || !strings.Contains(err.Error(), `key "a" appears twice`) {
+		t.Errorf("duplicate key error = %v", err)
+	}
+	os.WriteFile(bad, []byte(`{"version": 7, "runs": []}`), 0o644)
+	if _, err := Open(bad); err == nil || !strings.Contains(err.Error(), "format version 7") {
+		t.Errorf("version error = %v", err)
+	}
+	os.WriteFile(bad, []byte(`{"version": 1, "runs": [`), 0o644)
+	if _, err := Open(bad); err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("truncated file error = %v", err)
+	}
+}
+
+func TestMeanStdIsPopulationStd(t *testing.T) {
+	s := MeanStd([]float64{2, 4, 4, 4, 5, 5, 7, 9})
+	if s.Mean != 5 || s.Std != 2 || s.N != 8 {
+		t.Errorf("MeanStd = %+v, want 5 ± 2 (population)", s)
+	}
+	if e := MeanStd(nil); !math.IsNaN(e.Mean) {
+		t.Errorf("empty MeanStd = %+v", e)
+	}
+	a := Accuracy([]Run{{TestAcc: 0.5}, {TestAcc: 0.7}})
+	if math.Abs(a.Mean-60) > 1e-9 || math.Abs(a.Std-10) > 1e-9 {
+		t.Errorf("Accuracy = %+v", a)
+	}
+}
+
+func TestGroup(t *testing.T) {
+	runs := []Run{{Dataset: "b", Model: "x"}, {Dataset: "a", Model: "x"}, {Dataset: "b", Model: "y"}, {Dataset: "b", Model: "x"}}
+	keys, groups := Group(runs, func(r Run) bool { return r.Model == "x" }, func(r Run) string { return r.Dataset })
+	if strings.Join(keys, ",") != "a,b" || len(groups["b"]) != 2 {
+		t.Errorf("Group keys %v groups %v", keys, groups)
+	}
+}
