@@ -20,8 +20,9 @@ all: build
 build:
 	$(GO) build -o $(BIN)/lwgcn ./cmd/lwgcn
 
-# The README's test command: vet, unit tests, and a short run of every fuzz target.
-test: vet unit fuzz-smoke
+# The README's test command: vet, unit tests, a short run of every fuzz target, and
+# the Jupyter side (kernel install, notebook runner, kernel protocol).
+test: vet unit fuzz-smoke kernel-test
 
 vet:
 	$(GO) vet ./...

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Installs the lwgcn Jupyter kernel: GoNB (built from this module's `tool`
+# directive, so its version is the one pinned in go.mod), goimports and gopls
+# at pinned versions, and a kernelspec of our own name whose argv/env make
+# notebooks use the pinned Go toolchain and GoMLX's SIMD build.
+#
+# Usage: kernel/install.sh [--uninstall]
+#
+# Environment (all optional):
+#   JUPYTER_DATA_DIR    where the kernelspec goes (default: Jupyter's user data
+#                       dir, ~/.local/share/jupyter); CI/tests use build/jupyter.
+#   LWGCN_KERNEL_NAME   kernelspec name (default gonb-lwgcn).
+#   LWGCN_KERNEL_BIN    where gonb, goimports, gopls go (default <repo>/bin/kernel).
+#   GOMLX_BACKEND       recorded in the kernelspec (default go).
+#
+# Idempotent: binaries that are already at the pinned versions are kept, and the
+# kernelspec is rewritten only when its content changes. It never touches a
+# kernelspec it did not write (e.g. the user's own `gonb`): those are refused.
+set -euo pipefail
+
+export GOTOOLCHAIN=go1.27.4
+export GOEXPERIMENT=simd
+
+GOIMPORTS_PKG=golang.org/x/tools/cmd/goimports
+GOIMPORTS_MOD=golang.org/x/tools
+GOIMPORTS_VERSION=v0.52.0
+GOPLS_PKG=golang.org/x/tools/gopls
+GOPLS_MOD=golang.org/x/tools/gopls
+GOPLS_VERSION=v0.24.0
+GONB_MOD=github.com/janpfeifer/gonb
+PY=/usr/bin/python3
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KERNEL_NAME=${LWGCN_KERNEL_NAME:-gonb-lwgcn}
+BIN_DIR=${LWGCN_KERNEL_BIN:-$REPO/bin/kernel}
+BACKEND=${GOMLX_BACKEND:-go}
+MARKER=lwgcn-kernel-install
+
+log() { echo "kernel/install.sh: $*"; }
+die() { echo "kernel/install.sh: error: $*" >&2; exit 1; }
+
+case "$KERNEL_NAME" in
+  gonb) die "refusing kernel name 'gonb' (that name belongs to a plain GoNB install); pick another LWGCN_KERNEL_NAME" ;;
+  *[!a-zA-Z0-9._-]*|"") die "invalid kernel name '$KERNEL_NAME' (letters, digits, '.', '_', '-')" ;;
+esac
+
+# Jupyter's data dir: jupyter_core's answer (it honours JUPYTER_DATA_DIR), or
+# the same rule by hand when Debian's Jupyter is not installed.
+jupyter_data_dir() {
+  if [ -n "${JUPYTER_DATA_DIR:-}" ]; then
+    echo "$JUPYTER_DATA_DIR"
+  elif [ -x "$PY" ] && "$PY" -c 'import jupyter_core' 2>/dev/null; then
+    "$PY" -c 'from jupyter_core.paths import jupyter_data_dir; print(jupyter_data_dir())'
+  else
+    echo "${XDG_DATA_HOME:-$HOME/.local/share}/jupyter"
+  fi
+}
+
+DATA_DIR=$(jupyter_data_dir)
+SPEC_DIR=$DATA_DIR/kernels/$KERNEL_NAME
+
+# owned_by_us DIR: the kernelspec in DIR was written by this script.
+owned_by_us() {
+  [ -f "$1/kernel.json" ] && grep -q "\"$MARKER\"" "$1/kernel.json"
+}
+
+if [ "${1:-}" = "--uninstall" ]; then
+  if [ ! -e "$SPEC_DIR" ]; then
+    log "no kernelspec at $SPEC_DIR: nothing to do"
+  elif owned_by_us "$SPEC_DIR"; then
+    log "removing kernelspec $SPEC_DIR"
+    rm -rf "$SPEC_DIR"
+  else
+    die "$SPEC_DIR was not written by kernel/install.sh; leaving it alone"
+  fi
+  exit 0
+elif [ $# -gt 0 ]; then
+  die "unknown argument '$1' (usage: kernel/install.sh [--uninstall])"
+fi
+
+if [ -e "$SPEC_DIR" ] && ! owned_by_us "$SPEC_DIR"; then
+  die "$SPEC_DIR exists and was not written by kernel/install.sh; not overwriting it (set LWGCN_KERNEL_NAME to use another name)"
+fi
+command -v go >/dev/null || die "go not found in PATH"
+cd "$REPO"
+GOROOT_BIN=$(go env GOROOT)/bin
+[ -x "$GOROOT_BIN/go" ] || die "toolchain $GOTOOLCHAIN has no go binary at $GOROOT_BIN"
+GONB_VERSION=$(go list -m -f '{{.Version}}' "$GONB_MOD") || die "go.mod does not require $GONB_MOD (tool directive missing?)"
+GONB_DIR=$(go list -m -f '{{.Dir}}' "$GONB_MOD")
+GO_VERSION=$("$GOROOT_BIN/go" env GOVERSION)
+mkdir -p "$BIN_DIR"
+
+# has_build BINARY MODULE VERSION: BINARY exists, was built by this toolchain
+# and links MODULE at VERSION (as main module or dependency).
+has_build() {
+  [ -x "$1" ] || return 1
+  local info
+  info=$(go version -m "$1" 2>/dev/null) || return 1
+  echo "$info" | head -1 | grep -q ": $GO_VERSION" || return 1
+  echo "$info" | grep -Eq "^[[:space:]]+(mod|dep)[[:space:]]+$2[[:space:]]+$3([[:space:]]|$)"
+}
+
+# GoNB: `go build` of the tool directive's package (the proxy refuses
+# `go install gonb@version` here). A no-op build takes a fraction of a second.
+if has_build "$BIN_DIR/gonb" "$GONB_MOD" "$GONB_VERSION"; then
+  log "gonb $GONB_VERSION up to date in $BIN_DIR"
+else
+  log "building gonb $GONB_VERSION (from go.mod's tool directive) into $BIN_DIR"
+  go build -o "$BIN_DIR/gonb" "$GONB_MOD"
+fi
+
+install_tool() { # name pkg module version
+  if has_build "$BIN_DIR/$1" "$3" "$4"; then
+    log "$1 $4 up to date in $BIN_DIR"
+  else
+    log "installing $2@$4 into $BIN_DIR"
+    (cd / && GOBIN="$BIN_DIR" GOFLAGS= go install "$2@$4")
+  fi
+}
+install_tool goimports "$GOIMPORTS_PKG" "$GOIMPORTS_MOD" "$GOIMPORTS_VERSION"
+install_tool gopls "$GOPLS_PKG" "$GOPLS_MOD" "$GOPLS_VERSION"
+
+# Kernelspec. The kernel's PATH starts with the pinned toolchain (so GoNB's
+# `go` calls need no toolchain switch) and our tool dir, then the installer's
+# PATH. The Go build and module caches are left at their defaults, so all
+# kernels and `go test` share them (first cell ~30 s cold, ~3 s warm).
+KERNEL_PATH=$GOROOT_BIN:$BIN_DIR
+IFS=: read -r -a path_parts <<<"${PATH}"
+for p in "${path_parts[@]}"; do
+  case ":$KERNEL_PATH:" in *":$p:"*) ;; *) [ -n "$p" ] && KERNEL_PATH=$KERNEL_PATH:$p ;; esac
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+KJ_GONB="$BIN_DIR/gonb" KJ_DISPLAY="Go (lwgcn, GoNB $GONB_VERSION)" KJ_PATH="$KERNEL_PATH" \
+KJ_BACKEND="$BACKEND" KJ_GONB_VERSION="$GONB_VERSION" KJ_MARKER="$MARKER" KJ_GOTOOLCHAIN="$GOTOOLCHAIN" \
+  "$PY" - "$tmp/kernel.json" <<'EOF' || die "$PY could not write kernel.json"
+import json, os, sys
+e = os.environ
+spec = {
+    "argv": [e["KJ_GONB"], "--kernel", "{connection_file}", "--raw_error"],
+    "display_name": e["KJ_DISPLAY"],
+    "language": "go",
+    "interrupt_mode": "message",
+    "env": {
+        "GOTOOLCHAIN": e["KJ_GOTOOLCHAIN"],
+        "GOEXPERIMENT": "simd",
+        "GOMLX_BACKEND": e["KJ_BACKEND"],
+        "PATH": e["KJ_PATH"],
+    },
+    "metadata": {e["KJ_MARKER"]: {"gonb_version": e["KJ_GONB_VERSION"], "installer": "kernel/install.sh"}},
+}
+with open(sys.argv[1], "w") as f:
+    json.dump(spec, f, indent=1, sort_keys=True)
+    f.write("\n")
+EOF
+cp "$GONB_DIR/internal/kernel/Go_gopher_favicon.svg" "$tmp/logo-svg.svg"
+chmod 644 "$tmp/logo-svg.svg"
+
+if [ -d "$SPEC_DIR" ] && cmp -s "$tmp/kernel.json" "$SPEC_DIR/kernel.json" \
+   && cmp -s "$tmp/logo-svg.svg" "$SPEC_DIR/logo-svg.svg"; then
+  log "kernelspec '$KERNEL_NAME' up to date in $SPEC_DIR"
+else
+  log "writing kernelspec '$KERNEL_NAME' to $SPEC_DIR"
+  mkdir -p "$SPEC_DIR"
+  cp "$tmp/logo-svg.svg" "$SPEC_DIR/.logo-svg.svg.tmp" && mv -f "$SPEC_DIR/.logo-svg.svg.tmp" "$SPEC_DIR/logo-svg.svg"
+  cp "$tmp/kernel.json" "$SPEC_DIR/.kernel.json.tmp" && mv -f "$SPEC_DIR/.kernel.json.tmp" "$SPEC_DIR/kernel.json"
+fi
+log "kernel '$KERNEL_NAME' ready: GoNB $GONB_VERSION, $GO_VERSION, GOMLX_BACKEND=$BACKEND, tools in $BIN_DIR"

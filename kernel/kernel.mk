@@ -1,0 +1,39 @@
+# Jupyter side of lwgcn (included by the main Makefile). See kernel/README.md.
+#
+#   make kernel                  build gonb/goimports/gopls into bin/kernel, install kernelspec gonb-lwgcn
+#   make kernel-uninstall        remove that kernelspec (only if kernel/install.sh wrote it)
+#   make notebooks               run notebooks/*.ipynb headlessly, report in report/
+#   make notebooks QUICK=1       ... with LWGCN_QUICK=1 (small epochs/splits/sweeps)
+#   make notebooks NOTEBOOKS="notebooks/a.ipynb" NB_TIMEOUT=600 REPORT=/tmp/r
+#   make kernel-test             runner + protocol tests, in the isolated Jupyter dir build/jupyter
+#
+# The kernelspec goes to Jupyter's user data dir unless JUPYTER_DATA_DIR is set
+# (CI and kernel-test use $(CURDIR)/build/jupyter).
+
+KERNEL_PY := /usr/bin/python3
+NOTEBOOKS ?=
+NB_TIMEOUT ?= 1800
+REPORT ?= report
+QUICK ?=
+KERNEL_TEST_JUPYTER_DIR ?= $(CURDIR)/build/jupyter
+KERNEL_TEST_TIMEOUT ?= 900
+
+.PHONY: kernel kernel-uninstall notebooks notebooks-quick kernel-test
+
+kernel:
+	bash kernel/install.sh
+
+kernel-uninstall:
+	bash kernel/install.sh --uninstall
+
+notebooks: kernel
+	bash kernel/run.sh --timeout $(NB_TIMEOUT) --out $(REPORT) $(if $(QUICK),--quick) $(NOTEBOOKS)
+
+notebooks-quick:
+	$(MAKE) notebooks QUICK=1
+
+kernel-test:
+	mkdir -p $(KERNEL_TEST_JUPYTER_DIR)
+	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/install.sh
+	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) timeout --kill-after=30 $(KERNEL_TEST_TIMEOUT) \
+	  $(KERNEL_PY) kernel/test_kernel.py -v
