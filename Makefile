@@ -10,12 +10,25 @@ export GOFLAGS := -buildvcs=false
 export GOMLX_BACKEND ?= go
 
 GO ?= go
+
+# Where the project's offline dataset snapshot sits beside the repository
+# (../shared/datasets, laid out like the canonical hosts), use it as the
+# download mirror; files are still checksum-verified. Users elsewhere download
+# from the canonical URLs.
+SHARED_DATASETS := $(abspath $(CURDIR)/../shared/datasets)
+ifneq ($(wildcard $(SHARED_DATASETS)/MANIFEST.tsv),)
+export LWGCN_MIRROR ?= $(SHARED_DATASETS)
+endif
 FUZZTIME ?= 10s
 BIN := bin
 
-.PHONY: all build test unit fuzz-smoke vet datasets-doc clean
+.PHONY: all build report test unit fuzz-smoke vet datasets-doc clean
 
 all: build
+
+# The README's main command: install the Go Jupyter kernel if needed and run
+# every notebook headless into report/index.html (kernel/kernel.mk).
+report: notebooks
 
 build:
 	$(GO) build -o $(BIN)/lwgcn ./cmd/lwgcn
@@ -39,6 +52,10 @@ fuzz-smoke:
 	    $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$pkg; \
 	  done; \
 	done
+
+# docs/DATASETS.md: statistics and homophily of every locally available dataset.
+datasets-doc:
+	$(GO) run ./cmd/lwgcn datasets -doc docs/DATASETS.md
 
 clean:
 	rm -rf $(BIN)
