@@ -192,6 +192,15 @@ func (p Params) GCNAtUniformMixing(i, j int) (UniformMixing, error) {
 	if err != nil {
 		return UniformMixing{}, err
 	}
+	// At h = 1/C the gap is exactly |S|/C; use it rather than the difference
+	// of two means, which leaves ~1e-16 of rounding when S = 0.
+	line, err := p.GCNGapLine(i, j)
+	if err != nil {
+		return UniformMixing{}, err
+	}
+	s.Gap = math.Abs(line.S) / float64(c)
+	s.Ratio = s.Gap * s.Gap / ((s.VarI + s.VarJ) / 2)
+	s.RatioI = s.Gap * s.Gap / s.VarI
 	u := UniformMixing{GCNStats: s, SigmaI: neighbourMeanSpread(p.Mu[i])}
 	for k := range c {
 		u.MaxNeighbourGap = max(u.MaxNeighbourGap, math.Abs(p.Mu[i][k]-p.Mu[j][k]))

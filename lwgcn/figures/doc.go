@@ -1,0 +1,26 @@
+// Package figures builds the figures and tables of lwgcn's notebooks from the
+// analysis packages, so that a notebook cell is one call that computes and
+// one that displays. Everything returned is a plot.Figure or a *plot.Table
+// (self-contained SVG and HTML, no JavaScript), ready for notebook.Plot and
+// notebook.Table; nothing here depends on GoMLX or on the notebook kernel.
+//
+// Files are organised by topic:
+//
+//   - sweep.go: shared pieces (Setting, SweepOptions, Progress, grids);
+//   - settings.go: the theorem notebooks' mean matrices (ContextMeans,
+//     ShiftHeterophilic) and their heatmap;
+//   - theorem1.go: Theorem 1, GCN mean aggregation against the homophily
+//     ratio h (SweepGCN, the gap line Delta(h), the uniform-mixing point
+//     h = 1/C), for notebooks/02-theorem1.ipynb;
+//   - theorem2.go: Theorem 2, label-wise aggregation (SweepLabelWise,
+//     per-class moments, the paper's variance approximation, the bound and
+//     its condition), for notebooks/03-theorem2.ipynb;
+//   - probe.go: the empirical discriminability probe (theory.Discriminability)
+//     over graphs of different homophily.
+//
+// Conventions: "ratio" is the one-dimensional Fisher ratio of package theory,
+// Delta^2/((Var_i+Var_j)/2) (pooled), unless a name says RatioI, the paper's
+// Delta^2/Var_i. Monte Carlo markers carry error bars of ErrorBarSE standard
+// errors. Builders never panic on the data they are given: invalid options
+// give an error, undefined points (NaN, +Inf) are left out of the figures.
+package figures
