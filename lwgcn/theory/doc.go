@@ -70,7 +70,11 @@
 //     below 1 while the condition holds (C = 2, d = 2, h = 0.1: exact 0.247,
 //     bound 4; see ExampleParams_LabelWise).
 //     With many neighbours of every class the bound does hold
-//     (TestLabelWiseConditionKeepsDiscriminability).
+//     (TestLabelWiseConditionKeepsDiscriminability), but near the ends of
+//     the h range some class is almost never a neighbour, its block is
+//     almost always the zero embedding, and the exact ratio can drop below 1
+//     at any d (C = 2, mu = [[2,0],[0,2]]: ratio 0 at h = 0 for every d;
+//     the band below 1 shrinks from h < 0.225 at d = 2 to h < 0.005 at d = 20).
 //
 // # Empirical probe
 //
