@@ -1,0 +1,44 @@
+// Package nn holds lwgcn's graph neural network layers and models, written
+// with GoMLX: SparseLinear, Linear, GCNConv, GATConv, GCN2Conv and the
+// paper's LabelWiseConv, and the MLP, GCN, GAT and GCNII models.
+//
+// # Graph structure as inputs
+//
+// A graph enters a compiled computation as a handful of input tensors (edge
+// index arrays, per-edge weights, node classes), never as constants, so one
+// compiled graph serves every epoch and every split of a dataset. Inputs
+// collects them on the host under names ("x", "adj/gcn", "lw/adj", ...);
+// inside the graph-building function Nodes hands them back by name.
+// GraphInputs builds the standard set for a *graph.Graph.
+//
+// # Sparse products
+//
+// Every sparse product (sparse features times a weight matrix, normalised
+// adjacency times node features) is a SparseMatrix (host) / SpMat (graph).
+// Small matrices (DenseMaxElements) are multiplied densely with one Dot.
+// Larger ones use a bucketed ELL layout built on the host: rows grouped by
+// their number of entries, each bucket a [K, rows] table of column indices;
+// the product gathers the rows of the dense operand into [K, rows, H] (in
+// chunks of ChunkBytes, so the block stays in cache), scales them by the
+// entries' values when there are any, and sums over K — a SIMD reduction of
+// the Go backend — then puts the rows back in order. No scatter is used: on
+// GoMLX's Go backend a scatter-sum costs about 1.5x a gather per row, and the
+// sum over the leading axis is vectorised. The gradient (Aᵀ·v) is the same
+// computation on the ELL layout of Aᵀ, attached as a custom gradient.
+//
+// # Initialisation
+//
+// Weights are initialised on the host, as PyTorch does, with uniform
+// distributions whose bounds are given per layer (PyTorch's nn.Linear:
+// U(-1/sqrt(fan_in), 1/sqrt(fan_in)) for weights and bias; PyG's glorot for
+// GCNConv/GATConv; GCNII's U(-1/sqrt(H), 1/sqrt(H))). Values depend only on
+// the seed and the variable's path, so runs repeat exactly and Reinitialize
+// can reset a model for the next split without recompiling.
+//
+// # Outputs
+//
+// Models return an N x C matrix: logits for MLP, GCN and GAT;
+// log-probabilities (log_softmax) for GCNII, as its official code does.
+// Applying LogSoftmax to either gives log-probabilities (it is idempotent on
+// log-probabilities), which is what the trainer does.
+package nn

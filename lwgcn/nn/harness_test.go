@@ -1,0 +1,179 @@
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+)
+
+func testBackend(t testing.TB) compute.Backend {
+	t.Helper()
+	b, _, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// harness runs a layer-building function on fixed inputs, returning its
+// output and the gradients of Σ out ⊙ r with respect to every variable.
+type harness struct {
+	t     *testing.T
+	be    compute.Backend
+	store *model.Store
+	in    *Inputs
+	fn    func(scope *model.Scope, n *Nodes) *Node
+	fwd   *model.Exec
+	grad  *model.Exec
+	vars  []*model.Variable
+}
+
+func newHarness(t *testing.T, in *Inputs, seed int64, fn func(scope *model.Scope, n *Nodes) *Node) *harness {
+	h := &harness{t: t, be: testBackend(t), store: model.NewStore(), in: in, fn: fn}
+	SetSeed(h.store, seed)
+	var err error
+	h.fwd, err = model.NewExec(h.be, h.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+		UseVariableParameters(scope, g)
+		return []*Node{fn(scope, in.Nodes(params))}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func (h *harness) forward() ([]float64, []int) {
+	out, err := h.fwd.Call(h.in.Tensors()...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer out[0].FinalizeAll()
+	return toFloat64(out[0]), out[0].Shape().Dimensions
+}
+
+func toFloat64(t *tensors.Tensor) []float64 {
+	switch t.DType() {
+	case dtypes.Float64:
+		return tensors.MustCopyFlatData[float64](t)
+	case dtypes.Float32:
+		f := tensors.MustCopyFlatData[float32](t)
+		d := make([]float64, len(f))
+		for i, v := range f {
+			d[i] = float64(v)
+		}
+		return d
+	}
+	panic("unsupported dtype " + t.DType().String())
+}
+
+// gradients returns d(Σ out·r)/dv for every trainable variable, keyed by path.
+func (h *harness) gradients(r []float64, dims []int) map[string][]float64 {
+	if h.grad == nil {
+		var err error
+		h.grad, err = model.NewExec(h.be, h.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+			UseVariableParameters(scope, g)
+			nodes := h.in.Nodes(params[:len(params)-1])
+			out := h.fn(scope, nodes)
+			loss := ReduceAllSum(Mul(out, ConvertDType(params[len(params)-1], out.DType())))
+			h.vars = nil
+			var vs []*Node
+			for v := range h.store.IterVariables() {
+				if v.Trainable && v.InUseByGraph(g) {
+					h.vars = append(h.vars, v)
+					vs = append(vs, v.NodeValue(g))
+				}
+			}
+			return Gradient(loss, vs...)
+		})
+		if err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	args := append(h.in.Tensors(), tensors.FromFlatDataAndDimensions(r, dims...))
+	outs, err := h.grad.Call(args...)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	res := map[string][]float64{}
+	for i, v := range h.vars {
+		res[v.Path()] = toFloat64(outs[i])
+		outs[i].FinalizeAll()
+	}
+	return res
+}
+
+// checkGradients compares the analytic gradients with central finite
+// differences on every entry of every variable (float64 models).
+func (h *harness) checkGradients(rng *rand.Rand, tol float64) {
+	t := h.t
+	out, dims := h.forward()
+	r := make([]float64, len(out))
+	for i := range r {
+		r[i] = rng.NormFloat64()
+	}
+	loss := func() float64 {
+		o, _ := h.forward()
+		s := 0.0
+		for i := range o {
+			s += o[i] * r[i]
+		}
+		return s
+	}
+	grads := h.gradients(r, dims)
+	if len(grads) == 0 {
+		t.Fatal("no trainable variables")
+	}
+	const eps = 1e-6
+	for _, v := range h.vars {
+		value := v.MustValue()
+		orig := tensors.MustCopyFlatData[float64](value)
+		g := grads[v.Path()]
+		for i := range orig {
+			p := append([]float64(nil), orig...)
+			p[i] += eps
+			v.MustSetValue(tensors.FromFlatDataAndDimensions(p, v.Shape().Dimensions...))
+			lp := loss()
+			p[i] -= 2 * eps
+			v.MustSetValue(tensors.FromFlatDataAndDimensions(p, v.Shape().Dimensions...))
+			lm := loss()
+			num := (lp - lm) / (2 * eps)
+			if math.Abs(num-g[i]) > tol*(1+math.Abs(num)) {
+				t.Errorf("%s[%d]: analytic gradient %.8g, numeric %.8g", v.Path(), i, g[i], num)
+			}
+		}
+		v.MustSetValue(tensors.FromFlatDataAndDimensions(orig, v.Shape().Dimensions...))
+	}
+}
+
+// varValues returns a variable's values (float64 models).
+func (h *harness) varValues(path string) []float64 {
+	v := h.store.GetVariable(path)
+	if v == nil {
+		h.t.Fatalf("variable %s not found", path)
+	}
+	return toFloat64(v.MustValue())
+}
+
+func assertClose(t *testing.T, what string, got, want []float64, tol float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > tol*(1+math.Abs(want[i])) {
+			t.Fatalf("%s[%d] = %.8g, want %.8g", what, i, got[i], want[i])
+		}
+	}
+}
+
+func x0Tensor(x []float64, dims ...int) *tensors.Tensor {
+	return tensors.FromFlatDataAndDimensions(append([]float64(nil), x...), dims...)
+}

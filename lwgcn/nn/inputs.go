@@ -1,0 +1,166 @@
+package nn
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/support/exceptions"
+)
+
+// Inputs is an ordered set of named host tensors that a model's compiled
+// graph takes as inputs: features, graph structure, labels, masks. The
+// tensors are created once and passed to every call. Besides tensors it
+// holds integer metadata (sizes of sparse matrices, number of classes
+// present) used while building the graph.
+//
+// The float dtype of the tensors it creates (features, weights, masks) is
+// DType (Float32 by default; Float64 for gradient checks).
+type Inputs struct {
+	DType   dtypes.DType
+	tensors map[string]*tensors.Tensor
+	meta    map[string]int
+}
+
+// NewInputs returns an empty set of float32 inputs.
+func NewInputs() *Inputs {
+	return &Inputs{DType: dtypes.Float32, tensors: map[string]*tensors.Tensor{}, meta: map[string]int{}}
+}
+
+// Clone returns a shallow copy: the same tensors, so that some can be
+// replaced (e.g. the split masks) without touching the original.
+func (in *Inputs) Clone() *Inputs {
+	return &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta)}
+}
+
+// Set adds or replaces a tensor.
+func (in *Inputs) Set(name string, t *tensors.Tensor) { in.tensors[name] = t }
+
+// SetInt32 adds an int32 tensor with the given dimensions.
+func (in *Inputs) SetInt32(name string, data []int32, dims ...int) {
+	in.tensors[name] = tensors.FromFlatDataAndDimensions(slices.Clone(data), dims...)
+}
+
+// SetFloat adds a float tensor (converted to DType) with the given dimensions.
+func (in *Inputs) SetFloat(name string, data []float32, dims ...int) {
+	in.tensors[name] = floatTensor(in.DType, data, dims...)
+}
+
+// SetMeta records an integer used at graph-building time.
+func (in *Inputs) SetMeta(name string, v int) { in.meta[name] = v }
+
+// Meta returns the integer recorded under name.
+func (in *Inputs) Meta(name string) (int, bool) { v, ok := in.meta[name]; return v, ok }
+
+// Has reports whether a tensor or metadata with that name exists.
+func (in *Inputs) Has(name string) bool {
+	_, ok := in.tensors[name]
+	if !ok {
+		_, ok = in.meta[name]
+	}
+	return ok
+}
+
+// Tensor returns the tensor named name, or nil.
+func (in *Inputs) Tensor(name string) *tensors.Tensor { return in.tensors[name] }
+
+// Names returns the tensor names, sorted: the order of the graph inputs.
+func (in *Inputs) Names() []string { return slices.Sorted(maps.Keys(in.tensors)) }
+
+// Tensors returns the tensors in Names order, as arguments for an Exec call.
+func (in *Inputs) Tensors() []any {
+	names := in.Names()
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = in.tensors[n]
+	}
+	return out
+}
+
+// Shapes returns the tensor shapes in Names order.
+func (in *Inputs) Shapes() []shapes.Shape {
+	names := in.Names()
+	out := make([]shapes.Shape, len(names))
+	for i, n := range names {
+		out[i] = in.tensors[n].Shape()
+	}
+	return out
+}
+
+// Bytes is the total size of the tensors.
+func (in *Inputs) Bytes() int64 {
+	var n int64
+	for _, t := range in.tensors {
+		n += int64(t.Shape().Memory())
+	}
+	return n
+}
+
+// Nodes wraps the graph parameters (in Names order) for graph building.
+func (in *Inputs) Nodes(params []*Node) *Nodes {
+	names := in.Names()
+	if len(params) != len(names) {
+		exceptions.Panicf("nn.Inputs.Nodes: %d graph inputs for %d named tensors", len(params), len(names))
+	}
+	n := &Nodes{DType: in.DType, byName: make(map[string]*Node, len(names)), meta: maps.Clone(in.meta)}
+	for i, name := range names {
+		n.byName[name] = params[i]
+	}
+	return n
+}
+
+// Nodes are the named inputs inside a graph-building function.
+type Nodes struct {
+	DType  dtypes.DType
+	byName map[string]*Node
+	meta   map[string]int
+}
+
+// Get returns the input named name; it panics (graph building) when absent.
+func (n *Nodes) Get(name string) *Node {
+	x, ok := n.byName[name]
+	if !ok {
+		exceptions.Panicf("nn: graph input %q missing (have %v); did the model's Prepare add it?", name,
+			slices.Sorted(maps.Keys(n.byName)))
+	}
+	return x
+}
+
+// Maybe returns the input named name, or nil.
+func (n *Nodes) Maybe(name string) *Node { return n.byName[name] }
+
+// Meta returns integer metadata; it panics (graph building) when absent.
+func (n *Nodes) Meta(name string) int {
+	v, ok := n.meta[name]
+	if !ok {
+		exceptions.Panicf("nn: graph metadata %q missing", name)
+	}
+	return v
+}
+
+// Graph returns the graph the inputs belong to.
+func (n *Nodes) Graph() *Graph {
+	for _, x := range n.byName {
+		return x.Graph()
+	}
+	exceptions.Panicf("nn: no graph inputs")
+	return nil
+}
+
+func floatTensor(dtype dtypes.DType, data []float32, dims ...int) *tensors.Tensor {
+	switch dtype {
+	case dtypes.Float32:
+		return tensors.FromFlatDataAndDimensions(slices.Clone(data), dims...)
+	case dtypes.Float64:
+		d := make([]float64, len(data))
+		for i, v := range data {
+			d[i] = float64(v)
+		}
+		return tensors.FromFlatDataAndDimensions(d, dims...)
+	}
+	panic(fmt.Sprintf("nn: unsupported float dtype %s", dtype))
+}

@@ -1,0 +1,530 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// Defaults.
+const (
+	DefaultEpochs = 200
+	DefaultLR     = 0.01
+	DefaultWD     = 5e-4
+)
+
+// Config configures a Trainer.
+type Config struct {
+	// Epochs per run (> 0).
+	Epochs int
+	// LR and WeightDecay configure the default optimizer (one group with
+	// all model weights) when Optimizer is nil.
+	LR, WeightDecay float64
+	Optimizer       *Optimizer
+	// Epoch builds one epoch; nil means StandardEpoch(model).
+	Epoch EpochFunc
+	// PrepareRun, if set, adjusts a run's inputs after the split masks are
+	// set (e.g. pseudo-label structures). Tensor names and shapes must be
+	// the same for every run, so the compiled graph is reused.
+	PrepareRun func(r Run, in *nn.Inputs) error
+	// Progress receives progress; nil means Silent.
+	Progress Progress
+	// CheckpointDir, if set, keeps per run (in <dir>/split<k>-seed<s>) the
+	// full training state ("last", every CheckpointEvery epochs and at the
+	// end) and the best weights and outputs ("best"); a run whose
+	// checkpoint exists resumes from it (and a finished one is not rerun).
+	CheckpointDir   string
+	CheckpointEvery int
+	// Backend describes the backend for Result.Backend (backend.Shared's
+	// Info); when zero, a description is derived from the backend itself.
+	Backend backend.Info
+}
+
+// Run is one training run: a split of the graph and a seed.
+type Run struct {
+	Split int
+	Seed  int64
+}
+
+// Runs returns every (split, seed) pair, splits first.
+func Runs(splits []int, seeds ...int64) []Run {
+	var rs []Run
+	for _, s := range splits {
+		for _, seed := range seeds {
+			rs = append(rs, Run{Split: s, Seed: seed})
+		}
+	}
+	return rs
+}
+
+// EpochNodes are what an EpochFunc builds.
+type EpochNodes struct {
+	// TrainLoss is the scalar training loss of the step (before the update).
+	TrainLoss *Node
+	// LogProbs are the evaluation log-probabilities [N, C] after the update
+	// (dropout off).
+	LogProbs *Node
+	// Extra are further scalars reported per epoch (e.g. LW-GCN's model
+	// selection weight).
+	Extra map[string]*Node
+}
+
+// EpochFunc builds one epoch in g: the update step(s) through opt, and the
+// evaluation pass. It must use scope.ResetVisited() for each model pass.
+type EpochFunc func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes
+
+// StandardEpoch is one full-batch step: forward with dropout, NLL of the
+// log-softmax on the training nodes, an Adam step on all groups, then the
+// forward pass without dropout with the updated weights.
+func StandardEpoch(m nn.Model) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		labels := in.Get(nn.InputLabels)
+		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		loss := MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
+		opt.Step(scope, g, loss)
+		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		return EpochNodes{TrainLoss: loss, LogProbs: eval}
+	}
+}
+
+// EpochStats are one epoch's statistics. Accuracies and the validation
+// loss come from the evaluation pass after the update; TrainLoss from the
+// training pass before it.
+type EpochStats struct {
+	Run, Split int
+	Seed       int64
+	// Epoch counts from 1.
+	Epoch                     int
+	TrainLoss, ValLoss        float64
+	TrainAcc, ValAcc, TestAcc float64
+	Extra                     map[string]float64
+	Duration                  time.Duration
+}
+
+// RunResult is the outcome of one run.
+type RunResult struct {
+	Split int
+	Seed  int64
+	// BestEpoch (from 1) has the highest validation accuracy (the first one
+	// on ties); the accuracies, losses and extras are that epoch's.
+	BestEpoch                 int
+	ValAcc, TestAcc, TrainAcc float64
+	ValLoss                   float64
+	Extra                     map[string]float64
+	// Epochs is the number of epochs run.
+	Epochs int
+	// MsPerEpoch is the mean wall time of an epoch (the compiled call and
+	// reading its statistics); MedianMsPerEpoch the median. Compilation is
+	// excluded (Result.CompileTime).
+	MsPerEpoch, MedianMsPerEpoch float64
+	// LogProbs are the evaluation log-probabilities [N, C] of the best epoch
+	// and Weights copies of the model weights after it (by variable path):
+	// later epochs and runs never modify them. Release with Finalize.
+	LogProbs *tensors.Tensor
+	Weights  map[string]*tensors.Tensor
+	// History has every epoch's statistics (only those run in this process
+	// when resumed from a checkpoint).
+	History []EpochStats
+	// Resumed says the run continued from a checkpoint.
+	Resumed bool
+}
+
+// String is a one-line summary.
+func (r *RunResult) String() string {
+	return fmt.Sprintf("split %d seed %d: test %.4f (val %.4f, train %.4f, best epoch %d/%d), %.2f ms/epoch",
+		r.Split, r.Seed, r.TestAcc, r.ValAcc, r.TrainAcc, r.BestEpoch, r.Epochs, r.MsPerEpoch)
+}
+
+// Finalize releases the kept tensors.
+func (r *RunResult) Finalize() {
+	if r.LogProbs != nil {
+		_ = r.LogProbs.FinalizeAll()
+		r.LogProbs = nil
+	}
+	for _, t := range r.Weights {
+		_ = t.FinalizeAll()
+	}
+	r.Weights = nil
+}
+
+// Result summarises runs.
+type Result struct {
+	Model, Dataset string
+	Runs           []*RunResult
+	// TestAcc and ValAcc are mean ± std over runs, the std being the
+	// population one (ddof = 0, like numpy's np.std, as the official code
+	// reports).
+	TestAcc, ValAcc results.Stat
+	// CompileTime is the time to build and compile the epoch graph.
+	CompileTime time.Duration
+	// MsPerEpoch is the mean over runs of RunResult.MsPerEpoch.
+	MsPerEpoch float64
+	// Backend is the backend that ran (recorded with every result).
+	Backend backend.Info
+}
+
+// String is a one-line summary.
+func (r *Result) String() string {
+	return fmt.Sprintf("%s on %s: test accuracy %.2f ± %.2f %% over %d runs (population std), %.2f ms/epoch, compile %.2fs; %s",
+		r.Model, r.Dataset, 100*r.TestAcc.Mean, 100*r.TestAcc.Std, r.TestAcc.N, r.MsPerEpoch, r.CompileTime.Seconds(), r.Backend)
+}
+
+// ErrNonFinite is wrapped by the error a run returns when the loss or the
+// outputs become NaN or infinite.
+var ErrNonFinite = errors.New("non-finite loss or outputs")
+
+// Trainer trains one model on one graph. It is not safe for concurrent use.
+type Trainer struct {
+	cfg     Config
+	backend compute.Backend
+	model   nn.Model
+	graph   *graph.Graph
+	store   *model.Store
+	base    *nn.Inputs
+	cur     *nn.Inputs
+	opt     *Optimizer
+	epoch   EpochFunc
+	exec    *model.Exec
+	extras  []string
+
+	compiled    bool
+	compileTime time.Duration
+}
+
+// New prepares a trainer: it validates the configuration and lets the model
+// add its inputs. Compilation happens at the first run.
+func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, error) {
+	if b == nil || m == nil || g == nil {
+		return nil, errors.New("train: nil backend, model or graph")
+	}
+	if cfg.Epochs <= 0 {
+		return nil, fmt.Errorf("train: epochs must be positive, got %d", cfg.Epochs)
+	}
+	if cfg.Optimizer == nil {
+		if cfg.LR <= 0 || math.IsNaN(cfg.LR) {
+			return nil, fmt.Errorf("train: learning rate must be positive, got %v", cfg.LR)
+		}
+		if cfg.WeightDecay < 0 || math.IsNaN(cfg.WeightDecay) {
+			return nil, fmt.Errorf("train: weight decay must be >= 0, got %v", cfg.WeightDecay)
+		}
+		cfg.Optimizer = NewOptimizer(Group{Name: "all", Adam: NewAdam(cfg.LR, cfg.WeightDecay)})
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = Silent{}
+	}
+	if cfg.Backend.Name == "" {
+		cfg.Backend = backend.Describe(b)
+	}
+	if cfg.CheckpointEvery < 0 {
+		return nil, fmt.Errorf("train: checkpoint interval must be >= 0, got %d", cfg.CheckpointEvery)
+	}
+	if g.Labels() == nil {
+		return nil, fmt.Errorf("train: graph %q has no labels", g.Name())
+	}
+	t := &Trainer{cfg: cfg, backend: b, model: m, graph: g, store: model.NewStore(), base: nn.NewInputs(),
+		opt: cfg.Optimizer, epoch: cfg.Epoch}
+	if t.epoch == nil {
+		t.epoch = StandardEpoch(m)
+	}
+	if err := m.Prepare(g, t.base); err != nil {
+		return nil, fmt.Errorf("train: preparing %s on %s: %w", m.Name(), g.Name(), err)
+	}
+	var err error
+	t.exec, err = model.NewExec(b, t.store, t.buildEpoch)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return t, nil
+}
+
+// Store returns the model store (weights, optimizer state, RNG state).
+func (t *Trainer) Store() *model.Store { return t.store }
+
+// Inputs returns the graph's base inputs (without split masks).
+func (t *Trainer) Inputs() *nn.Inputs { return t.base }
+
+// CompileTime is the time the epoch graph took to build and compile.
+func (t *Trainer) CompileTime() time.Duration { return t.compileTime }
+
+// statistics vector layout.
+const (
+	statTrainLoss = iota
+	statValLoss
+	statTrainCorrect
+	statValCorrect
+	statTestCorrect
+	statFinite
+	numStats
+)
+
+func (t *Trainer) buildEpoch(scope *model.Scope, g *Graph, params []*Node) []*Node {
+	nn.UseVariableParameters(scope, g)
+	in := t.cur.Nodes(params)
+	ep := t.epoch(scope, g, in, t.opt)
+	labels := in.Get(nn.InputLabels)
+	logp := ep.LogProbs
+	f64 := func(x *Node) *Node { return ConvertDType(x, dtypes.Float64) }
+	finite := LogicalAnd(IsFinite(ep.TrainLoss), LogicalAll(IsFinite(logp)))
+	stats := []*Node{
+		f64(ep.TrainLoss),
+		f64(MaskedNLL(logp, labels, in.Get(nn.InputValMask))),
+		f64(CorrectCount(logp, labels, in.Get(nn.InputTrainMask))),
+		f64(CorrectCount(logp, labels, in.Get(nn.InputValMask))),
+		f64(CorrectCount(logp, labels, in.Get(nn.InputTestMask))),
+		f64(ConvertDType(finite, dtypes.Float32)),
+	}
+	t.extras = slices.Sorted(maps.Keys(ep.Extra))
+	for _, k := range t.extras {
+		stats = append(stats, f64(ep.Extra[k]))
+	}
+	return []*Node{Stack(stats, 0), logp}
+}
+
+// Run trains every run in order and summarises them.
+func (t *Trainer) Run(ctx context.Context, runs []Run) (*Result, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("train: no runs")
+	}
+	p := t.cfg.Progress
+	p.Begin(len(runs), t.cfg.Epochs)
+	defer p.End()
+	res := &Result{Model: t.model.Name(), Dataset: t.graph.Name(), Backend: t.cfg.Backend}
+	var tests, vals []float64
+	for i, r := range runs {
+		rr, err := t.runOne(ctx, i, r)
+		if err != nil {
+			return res, err
+		}
+		res.Runs = append(res.Runs, rr)
+		tests, vals = append(tests, rr.TestAcc), append(vals, rr.ValAcc)
+		res.MsPerEpoch += rr.MsPerEpoch / float64(len(runs))
+	}
+	res.TestAcc, res.ValAcc = results.MeanStd(tests), results.MeanStd(vals)
+	res.CompileTime = t.compileTime
+	return res, nil
+}
+
+// RunOne trains a single run (with progress reported as run 0 of 1).
+func (t *Trainer) RunOne(ctx context.Context, r Run) (*RunResult, error) {
+	t.cfg.Progress.Begin(1, t.cfg.Epochs)
+	defer t.cfg.Progress.End()
+	return t.runOne(ctx, 0, r)
+}
+
+func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, error) {
+	er, err := t.PrepareRun(r)
+	if err != nil {
+		return nil, err
+	}
+	split := t.graph.Splits()[r.Split]
+	rr := &RunResult{Split: r.Split, Seed: r.Seed}
+	p := t.cfg.Progress
+	p.StartRun(index, r.Split, r.Seed)
+	ck := t.checkpointer(r)
+	start := 1
+	if ck != nil {
+		st, err := ck.load(t.store)
+		if err != nil {
+			return nil, err
+		}
+		if st != nil {
+			rr = st.result
+			rr.Resumed = true
+			start = st.epoch + 1
+			if st.done {
+				p.EndRun(rr)
+				return rr, nil
+			}
+		}
+	}
+	nTrain, nVal, nTest := float64(len(split.Train)), float64(len(split.Val)), float64(len(split.Test))
+	frac := func(c, n float64) float64 {
+		if n == 0 {
+			return 0
+		}
+		return c / n
+	}
+	args := er.args
+	best := rr.ValAcc
+	if rr.BestEpoch == 0 {
+		best = math.Inf(-1)
+	}
+	var durations []time.Duration
+	for epoch := start; epoch <= t.cfg.Epochs; epoch++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		outs, err := t.exec.Call(args...)
+		if err != nil {
+			return nil, fmt.Errorf("train: epoch %d of split %d: %w", epoch, r.Split, err)
+		}
+		stats, err := tensors.CopyFlatData[float64](outs[0])
+		dur := time.Since(t0)
+		_ = outs[0].FinalizeAll()
+		if err != nil {
+			_ = outs[1].FinalizeAll()
+			return nil, fmt.Errorf("train: reading epoch %d statistics: %w", epoch, err)
+		}
+		durations = append(durations, dur)
+		es := EpochStats{Run: index, Split: r.Split, Seed: r.Seed, Epoch: epoch, TrainLoss: stats[statTrainLoss],
+			ValLoss: stats[statValLoss], TrainAcc: frac(stats[statTrainCorrect], nTrain),
+			ValAcc: frac(stats[statValCorrect], nVal), TestAcc: frac(stats[statTestCorrect], nTest), Duration: dur}
+		if len(t.extras) > 0 {
+			es.Extra = map[string]float64{}
+			for i, k := range t.extras {
+				es.Extra[k] = stats[numStats+i]
+			}
+		}
+		if stats[statFinite] == 0 {
+			_ = outs[1].FinalizeAll()
+			return nil, fmt.Errorf("train: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v, val loss %v)",
+				t.model.Name(), t.graph.Name(), r.Split, r.Seed, epoch, ErrNonFinite, es.TrainLoss, es.ValLoss)
+		}
+		rr.History = append(rr.History, es)
+		rr.Epochs = epoch
+		if es.ValAcc > best {
+			best = es.ValAcc
+			if rr.LogProbs != nil {
+				_ = rr.LogProbs.FinalizeAll()
+			}
+			rr.LogProbs = outs[1]
+			rr.BestEpoch, rr.ValAcc, rr.TestAcc, rr.TrainAcc, rr.ValLoss, rr.Extra = epoch, es.ValAcc, es.TestAcc,
+				es.TrainAcc, es.ValLoss, es.Extra
+			if err := t.snapshotWeights(rr); err != nil {
+				return nil, err
+			}
+			if ck != nil {
+				ck.bestDirty = true
+			}
+		} else {
+			_ = outs[1].FinalizeAll()
+		}
+		p.EndEpoch(es)
+		if ck != nil && (epoch == t.cfg.Epochs || (t.cfg.CheckpointEvery > 0 && epoch%t.cfg.CheckpointEvery == 0)) {
+			if err := ck.save(t.store, rr, epoch, epoch == t.cfg.Epochs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	rr.MsPerEpoch, rr.MedianMsPerEpoch = meanMedianMs(durations)
+	p.EndRun(rr)
+	return rr, nil
+}
+
+// snapshotWeights copies the model weights into rr.Weights.
+func (t *Trainer) snapshotWeights(rr *RunResult) error {
+	for _, w := range rr.Weights {
+		_ = w.FinalizeAll()
+	}
+	rr.Weights = map[string]*tensors.Tensor{}
+	for v := range t.store.IterVariables() {
+		if !nn.IsParam(t.store, v) {
+			continue
+		}
+		val, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("train: reading %s: %w", v.Path(), err)
+		}
+		c, err := val.Clone()
+		if err != nil {
+			return fmt.Errorf("train: copying %s: %w", v.Path(), err)
+		}
+		rr.Weights[v.Path()] = c
+	}
+	return nil
+}
+
+func meanMedianMs(ds []time.Duration) (mean, median float64) {
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	s := slices.Clone(ds)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	var sum time.Duration
+	for _, d := range s {
+		sum += d
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	return ms(sum) / float64(len(s)), ms(s[len(s)/2])
+}
+
+// WeightNames lists the kept weights of a run, sorted.
+func (r *RunResult) WeightNames() []string { return slices.Sorted(maps.Keys(r.Weights)) }
+
+// EpochRunner runs epochs of one prepared run without the bookkeeping of
+// RunOne (no best-epoch tracking, no progress): for benchmarks.
+type EpochRunner struct {
+	t    *Trainer
+	args []any
+}
+
+// PrepareRun sets up run r as RunOne does (masks, compilation, fresh
+// weights, optimizer state and RNG) and returns a runner for its epochs.
+func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
+	splits := t.graph.Splits()
+	if r.Split < 0 || r.Split >= len(splits) {
+		return nil, fmt.Errorf("train: split %d out of range: graph %q has %d splits", r.Split, t.graph.Name(), len(splits))
+	}
+	in := t.base.Clone()
+	if err := nn.SetSplitMasks(in, t.graph, splits[r.Split]); err != nil {
+		return nil, fmt.Errorf("train: split %d: %w", r.Split, err)
+	}
+	if t.cfg.PrepareRun != nil {
+		if err := t.cfg.PrepareRun(r, in); err != nil {
+			return nil, fmt.Errorf("train: preparing run (split %d, seed %d): %w", r.Split, r.Seed, err)
+		}
+	}
+	t.cur = in
+	nn.SetSeed(t.store, r.Seed)
+	if !t.compiled {
+		start := time.Now()
+		if _, err := t.exec.Compile(in.Shapes()...); err != nil {
+			return nil, fmt.Errorf("train: compiling %s on %s: %w", t.model.Name(), t.graph.Name(), err)
+		}
+		t.compileTime = time.Since(start)
+		t.compiled = true
+	}
+	if err := nn.Reinitialize(t.store, r.Seed, in); err != nil {
+		return nil, err
+	}
+	if err := t.opt.Reset(t.store); err != nil {
+		return nil, err
+	}
+	if err := t.store.SetRNGStateFromSeed(r.Seed); err != nil {
+		return nil, fmt.Errorf("train: seeding: %w", err)
+	}
+	return &EpochRunner{t: t, args: in.Tensors()}, nil
+}
+
+// Epoch runs one epoch and returns its training loss.
+func (e *EpochRunner) Epoch() (float64, error) {
+	outs, err := e.t.exec.Call(e.args...)
+	if err != nil {
+		return 0, err
+	}
+	stats, err := tensors.CopyFlatData[float64](outs[0])
+	for _, o := range outs {
+		_ = o.FinalizeAll()
+	}
+	if err != nil {
+		return 0, err
+	}
+	return stats[statTrainLoss], nil
+}
