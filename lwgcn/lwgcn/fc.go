@@ -1,0 +1,65 @@
+package lwgcn
+
+import (
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+)
+
+// LabelWiseInput is the name under which the label-wise structure of the
+// current pseudo-labels is given to the models (nn.LabelWise.AddTo).
+const LabelWiseInput = "lw"
+
+// LabelWiseGCN is f_C, the label-wise GCN, as an nn.Model. Its label-wise
+// structure ("lw") must be added to the inputs for every run (it depends on
+// the pseudo-labels); Prepare adds only the features and labels.
+//
+// Dense variant (no dropout, as the authors' DIS_lp):
+//
+//	h_1 = ReLU(LW_1(X)),  h_l = ReLU(LW_l(h_{l-1})) for l < L,  out = LW_L(h_{L-1})
+//
+// Small variant (DIS_texas):
+//
+//	h_0 = Linear(X),  h_l = ReLU(LW_l(h_{l-1})) for l = 1..L,
+//	out = Linear(Dropout(ReLU(Linear(concat(h_0, ..., h_L)))))
+//
+// where LW_l is nn.LabelWiseConv (Linear over the concatenation of the
+// class-wise neighbour means and the node itself). Shapes: X N x F, h_l
+// [N, Hidden], output log-probabilities [N, C].
+type LabelWiseGCN struct {
+	Variant Variant
+	Layers  int
+	Hidden  int
+	Dropout float64
+}
+
+// Name implements nn.Model.
+func (m LabelWiseGCN) Name() string { return "lwgcn-fc" }
+
+// Prepare implements nn.Model.
+func (m LabelWiseGCN) Prepare(g *graph.Graph, in *nn.Inputs) error { return nn.AddGraphBasics(in, g) }
+
+// Forward implements nn.Model; it returns log-probabilities.
+func (m LabelWiseGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	lw := in.LabelWise(LabelWiseInput).ForPass(train)
+	x := in.Features(nn.InputFeatures).ForPass(train)
+	c := in.Meta(nn.InputNumClasses)
+	if m.Variant == Dense {
+		h := x
+		for l := 1; l < m.Layers; l++ {
+			h = nn.DenseFeatures(nn.ReLU(nn.LabelWiseConv(scope.In("lw%d", l), h, lw, m.Hidden)))
+		}
+		return LogSoftmax(nn.LabelWiseConv(scope.In("lw%d", m.Layers), h, lw, c), -1)
+	}
+	h := nn.SparseLinear(scope.In("lin"), x, m.Hidden, true)
+	hs := []*Node{h}
+	for l := 1; l <= m.Layers; l++ {
+		h = nn.ReLU(nn.LabelWiseConv(scope.In("lw%d", l), nn.DenseFeatures(h), lw, m.Hidden))
+		hs = append(hs, h)
+	}
+	z := nn.ReLU(nn.Linear(scope.In("cls1"), Concatenate(hs, -1), m.Hidden, true))
+	z = nn.Dropout(scope, z, m.Dropout, train)
+	return LogSoftmax(nn.Linear(scope.In("cls2"), z, c, true), -1)
+}

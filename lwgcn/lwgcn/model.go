@@ -1,0 +1,125 @@
+package lwgcn
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// Scopes of the combined model's variables, and optimizer group names.
+const (
+	scopeFC  = "fc"
+	scopeFG  = "fg"
+	scopePhi = "phi"
+
+	groupTheta = "theta"
+	groupPhi   = "phi"
+
+	// ExtraWeightFC is the name of the per-epoch selection weight of f_C,
+	// softmax(phi)_1 after the epoch's phi step (what the official code keeps
+	// as best_weight).
+	ExtraWeightFC = "weight_fc"
+)
+
+// Selection is LW-GCN with automatic model selection: f_C and f_G combined by
+// softmax(phi). Forward returns the combination; Epoch is its bi-level epoch.
+type Selection struct {
+	FC nn.Model // LabelWiseGCN; returns log-probabilities
+	FG nn.Model // GCNII or GCN, reading the adjacency "adj/gcn"
+	// Adj, if set, is the adjacency f_G reads (OfficialAdjacency); nil lets
+	// f_G add its own (PyG's gcn_norm).
+	Adj *nn.SparseMatrix
+	// InnerSteps is T.
+	InnerSteps int
+}
+
+// Name implements nn.Model.
+func (m *Selection) Name() string { return "lwgcn" }
+
+// Prepare implements nn.Model: features, labels and f_G's inputs.
+func (m *Selection) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := m.FC.Prepare(g, in); err != nil {
+		return err
+	}
+	if m.Adj != nil {
+		in.SetSparse(nn.InputGCNAdj, m.Adj)
+	}
+	return m.FG.Prepare(g, in)
+}
+
+// forward returns the log-probabilities of f_C and f_G.
+func (m *Selection) forward(scope *model.Scope, in *nn.Nodes, train bool) (pc, pg *Node) {
+	pc = m.FC.Forward(scope.In(scopeFC), in, train)
+	pg = LogSoftmax(m.FG.Forward(scope.In(scopeFG), in, train), -1)
+	return pc, pg
+}
+
+// phi returns the two selection logits [2] (zeros at initialisation).
+func phi(scope *model.Scope, g *Graph, in *nn.Nodes) *Node {
+	return nn.Param(scope.In(scopePhi), g, "phi", in.DType, nn.ZeroInit, nil, 2)
+}
+
+// combine is w_1 pc + w_2 pg with w = softmax(phi).
+func combine(phi, pc, pg *Node) (comb, wFC *Node) {
+	w := Softmax(phi, -1)
+	wc := Reshape(Slice(w, AxisElem(0))) // scalars
+	wg := Reshape(Slice(w, AxisElem(1)))
+	return Add(Mul(pc, wc), Mul(pg, wg)), wc
+}
+
+// Forward implements nn.Model: the combined prediction (no phi update).
+func (m *Selection) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	pc, pg := m.forward(scope, in, train)
+	comb, _ := combine(phi(scope, in.Graph(), in), pc, pg)
+	return comb
+}
+
+// Epoch is one epoch of the alternating first-order bi-level optimisation,
+// in the official code's order: T inner steps of theta on the training NLL of
+// the combination with phi held fixed (dropout on), then the evaluation pass
+// (dropout off) with the outputs detached, one step of phi on its validation
+// NLL, and the epoch's prediction: the evaluation combination with phi before
+// its step.
+func (m *Selection) Epoch(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
+	labels := in.Get(nn.InputLabels)
+	var loss *Node
+	for range m.InnerSteps {
+		s := scope.ResetVisited()
+		pc, pg := m.forward(s, in, true)
+		comb, _ := combine(StopGradient(phi(s, g, in)), pc, pg)
+		loss = train.MaskedNLL(comb, labels, in.Get(nn.InputTrainMask))
+		opt.Step(s, g, loss, groupTheta)
+	}
+	s := scope.ResetVisited()
+	pc, pg := m.forward(s, in, false)
+	comb, _ := combine(phi(s, g, in), StopGradient(pc), StopGradient(pg))
+	valLoss := train.MaskedNLL(comb, labels, in.Get(nn.InputValMask))
+	opt.Step(s, g, valLoss, groupPhi)
+	_, wAfter := combine(phi(scope.ResetVisited(), g, in), pc, pg)
+	return train.EpochNodes{TrainLoss: loss, LogProbs: StopGradient(comb), Extra: map[string]*Node{ExtraWeightFC: wAfter}}
+}
+
+// optimizer returns Adam over theta (f_C and f_G: lr, weight decay) and phi
+// (lr PhiLR, no weight decay), the official code's three optimizers.
+func (c Config) optimizer() *train.Optimizer {
+	return train.NewOptimizer(
+		train.Group{Name: groupTheta, Adam: train.NewAdam(c.LR, c.WeightDecay), Match: train.ScopePrefix("/"+scopeFC, "/"+scopeFG)},
+		train.Group{Name: groupPhi, Adam: train.NewAdam(c.PhiLR, 0), Match: train.ScopePrefix("/" + scopePhi)},
+	)
+}
+
+// backbone returns f_G.
+func (c Config) backbone() (nn.Model, error) {
+	switch c.Backbone {
+	case BackboneGCNII:
+		return nn.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}, nil
+	case BackboneGCN:
+		return nn.GCN{Hidden: c.Hidden, Dropout: c.Dropout}, nil
+	}
+	return nil, fmt.Errorf("lwgcn: no f_G for backbone %q", c.Backbone)
+}
