@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -18,7 +19,7 @@ import (
 func BenchmarkEpoch(b *testing.B) {
 	for _, name := range []string{"texas", "chameleon", "squirrel", "cora"} {
 		b.Run(name, func(b *testing.B) {
-			g := PrepareGraph(dstest.Load(b, name))
+			g := datasets.Standard(dstest.Load(b, name))
 			if v := os.Getenv("LWGCN_SPARSE_THRESHOLD"); v != "" {
 				fmt.Sscan(v, &nn.SparseDensityThreshold)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -15,7 +16,7 @@ func TestTexasEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	g := PrepareGraph(dstest.Load(t, "texas"))
+	g := datasets.Standard(dstest.Load(t, "texas"))
 	b, info, err := backend.Shared()
 	if err != nil {
 		t.Fatal(err)

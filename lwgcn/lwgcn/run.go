@@ -69,7 +69,7 @@ type Runner struct {
 }
 
 // NewRunner prepares f_P and the main model for g (already preprocessed, see
-// PrepareGraph). progress receives the main model's epochs (nil: silent).
+// datasets.Standard). progress receives the main model's epochs (nil: silent).
 func NewRunner(b compute.Backend, info backend.Info, g *graph.Graph, cfg Config, progress train.Progress) (*Runner, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err

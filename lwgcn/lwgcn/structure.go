@@ -98,17 +98,3 @@ func Accuracy(pseudo, labels []int32, idx []int32) float64 {
 	}
 	return float64(hit) / float64(n)
 }
-
-// PrepareGraph applies the preprocessing of the authors' pipeline to a
-// loaded dataset: row-normalised features for the Planetoid graphs (their
-// NormalizeFeatures transform), undirected edges for the heterophilous-graphs
-// npz (which store each edge once), other graphs as loaded.
-func PrepareGraph(g *graph.Graph) *graph.Graph {
-	switch g.Name() {
-	case "cora", "citeseer", "pubmed":
-		return g.RowNormalizeFeatures()
-	case "chameleon_filtered", "squirrel_filtered", "minesweeper", "tolokers", "roman_empire", "amazon_ratings", "questions":
-		return g.ToUndirected()
-	}
-	return g
-}

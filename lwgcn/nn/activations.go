@@ -11,7 +11,8 @@ func ReLU(x *Node) *Node { return activation.Relu(x) }
 // ELU is x for x > 0 and exp(x) - 1 otherwise (alpha = 1, as in the GAT paper).
 func ELU(x *Node) *Node {
 	zero := ZerosLike(x)
-	return Where(GreaterThan(x, zero), x, Expm1(Min(x, zero)))
+	// exp(x)-1 rather than Expm1: GoMLX defines no gradient for Expm1.
+	return Where(GreaterThan(x, zero), x, AddScalar(Exp(Min(x, zero)), -1))
 }
 
 // LeakyReLU is x for x >= 0 and slope·x otherwise.

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+func init() {
+	register(command{name: "grid", summary: "the paper's grid search (hidden x weight decay), selected on validation accuracy", run: runGrid})
+}
+
+func runGrid(args []string) error {
+	fs := newFlagSet("grid", "-datasets texas [flags]")
+	dsFlag := fs.String("datasets", "", "comma-separated datasets (required)")
+	mFlag := fs.String("methods", "lwgcn", "comma-separated methods")
+	hFlag := fs.String("hidden", "32,64,128,256", "hidden sizes")
+	wdFlag := fs.String("wd", "0.05,0.005,0.0005,0.00005", "weight decays")
+	epochs := fs.Int("epochs", 0, "override the epochs")
+	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset")
+	out := fs.String("results", "", "results file (default results/grid.json)")
+	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
+	cache := fs.String("cache", "", "dataset cache directory")
+	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dsFlag == "" {
+		fs.Usage()
+		return fmt.Errorf("-datasets is required")
+	}
+	var hidden []int
+	for _, s := range strings.Split(*hFlag, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || v < 1 {
+			return fmt.Errorf("-hidden %q: %q is not a positive integer", *hFlag, s)
+		}
+		hidden = append(hidden, v)
+	}
+	var wds []float64
+	for _, s := range strings.Split(*wdFlag, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || v < 0 {
+			return fmt.Errorf("-wd %q: %q is not a non-negative number", *wdFlag, s)
+		}
+		wds = append(wds, v)
+	}
+	spec := experiments.Spec{Experiment: "grid", Datasets: strings.Split(*dsFlag, ","), Methods: strings.Split(*mFlag, ","),
+		DatasetOptions: datasetOptions(*mirror, *cache), Log: os.Stdout, MaxRuns: *maxRuns,
+		ResultsPath: filepath.Join(resultsDir(), "grid.json")}
+	spec.Override.Epochs = *epochs
+	if *out != "" {
+		spec.ResultsPath = *out
+	}
+	if !*quiet {
+		spec.Progress = train.NewTerminal(os.Stderr)
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, info)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	file, err := experiments.Grid(ctx, b, info, spec, hidden, wds)
+	if err != nil {
+		return err
+	}
+	fmt.Print(experiments.GridMarkdown(file.Runs()))
+	return nil
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+func init() {
+	register(command{name: "reproduce", summary: "run the paper's tables (table2, table3, refine) into results/, resumable", run: runReproduce})
+}
+
+// Experiment definitions: datasets and methods of each table.
+var reproductions = map[string]struct {
+	datasets, methods []string
+	about             string
+}{
+	"table2": {
+		datasets: []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel", "cora", "citeseer", "chameleon_filtered", "squirrel_filtered"},
+		methods:  []string{"lwgcn", "mlp", "gcn", "gat", "gcnii"},
+		about:    "node classification: LW-GCN and the baselines (Table 2 and appendix Tables 5-6)",
+	},
+	"table3": {
+		datasets: []string{"cora", "citeseer", "texas", "chameleon", "squirrel"},
+		methods:  []string{"lwgcn-p", "lwgcn-g", "lwgcn-gcn"},
+		about:    `ablation (Table 3): LW-GCN\P, LW-GCN\G, LW-GCN_GCN (MLP, GCN, GCNII and LW-GCN come from table2)`,
+	},
+	"refine": {
+		datasets: []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel"},
+		methods:  []string{"lwgcn+refine2"},
+		about:    "beyond the paper: pseudo-labels refined with LW-GCN's own predictions for 2 rounds",
+	},
+}
+
+// resultsDir is <repo>/results (or ./results outside the repository).
+func resultsDir() string {
+	if d := buildinfo.SourceDir(); d != "" {
+		return filepath.Join(d, "results")
+	}
+	return "results"
+}
+
+func datasetOptions(mirror, cache string) []datasets.Option {
+	var opts []datasets.Option
+	if mirror != "" {
+		opts = append(opts, datasets.WithMirror(mirror))
+	}
+	if cache != "" {
+		opts = append(opts, datasets.WithCacheDir(cache))
+	}
+	return opts
+}
+
+func runReproduce(args []string) error {
+	fs := newFlagSet("reproduce", "table2|table3|refine [flags]")
+	dsFlag := fs.String("datasets", "", "comma-separated datasets (default: the table's)")
+	mFlag := fs.String("methods", "", "comma-separated methods (default: the table's; see -list)")
+	quick := fs.Bool("quick", false, "quick mode: 40 epochs, 2 runs per dataset, into results/quick/")
+	epochs := fs.Int("epochs", 0, "override the epochs of every method")
+	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset")
+	out := fs.String("results", "", "results file (default results/<table>.json)")
+	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
+	cache := fs.String("cache", "", "dataset cache directory")
+	list := fs.Bool("list", false, "list the tables and methods and exit")
+	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
+	// The table name may come before the flags.
+	table := ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		table, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if table == "" && fs.NArg() == 1 {
+		table = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *list {
+		for name, r := range reproductions {
+			fmt.Printf("%-8s %s\n         datasets: %s\n         methods: %s\n", name, r.about,
+				strings.Join(r.datasets, ", "), strings.Join(r.methods, ", "))
+		}
+		fmt.Println("methods available:", strings.Join(experiments.Methods(), ", "))
+		return nil
+	}
+	if table == "" {
+		fs.Usage()
+		return fmt.Errorf("name one table: table2, table3 or refine")
+	}
+	def, ok := reproductions[table]
+	if !ok {
+		return fmt.Errorf("unknown table %q (want table2, table3 or refine)", table)
+	}
+	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
+		DatasetOptions: datasetOptions(*mirror, *cache), Log: os.Stdout, MaxRuns: *maxRuns}
+	if *dsFlag != "" {
+		spec.Datasets = strings.Split(*dsFlag, ",")
+	}
+	if *mFlag != "" {
+		spec.Methods = strings.Split(*mFlag, ",")
+	}
+	spec.ResultsPath = filepath.Join(resultsDir(), table+".json")
+	if *quick {
+		spec.Override.Epochs, spec.MaxRuns, spec.Tag = 40, 2, "quick"
+		spec.ResultsPath = filepath.Join(resultsDir(), "quick", table+".json")
+	}
+	if *epochs > 0 {
+		spec.Override.Epochs = *epochs
+	}
+	if *out != "" {
+		spec.ResultsPath = *out
+	}
+	if !*quiet {
+		spec.Progress = train.NewTerminal(os.Stderr)
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, info)
+	fmt.Fprintf(os.Stderr, "%s: %s\nresults: %s (resumes: recorded runs are skipped)\n", table, def.about, spec.ResultsPath)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if _, err := experiments.Run(ctx, b, info, spec); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "done; `lwgcn results` regenerates docs/RESULTS.md\n")
+	return nil
+}

@@ -1,0 +1,128 @@
+package experiments
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/paper"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// fakeMethod records its calls and can cancel the experiment after a number
+// of runs, as a kill would.
+type fakeMethod struct {
+	calls  *[]int
+	cancel func()
+	after  int
+}
+
+func (f *fakeMethod) Config() string             { return "fake-v1" }
+func (f *fakeMethod) Params() map[string]float64 { return map[string]float64{"hidden": 8} }
+func (f *fakeMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
+	*f.calls = append(*f.calls, split)
+	if f.after > 0 && len(*f.calls) == f.after {
+		f.cancel()
+	}
+	return Outcome{TestAcc: 0.5 + 0.01*float64(split), ValAcc: 0.6, BestEpoch: 3, Epochs: 10}, nil
+}
+
+// A killed experiment resumes: the runs recorded before the kill are not
+// redone, the others are, and the file ends with one record per run.
+func TestRunResumesAfterKill(t *testing.T) {
+	var calls []int
+	var cancel context.CancelFunc
+	killAfter := 4
+	RegisterMethod("fake-resume", func(env Env) (Method, error) {
+		return &fakeMethod{calls: &calls, cancel: func() { cancel() }, after: killAfter}, nil
+	})
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.json")
+	spec := Spec{Experiment: "test", ResultsPath: path, Datasets: []string{"texas"}, Methods: []string{"fake-resume"},
+		DatasetOptions: dstest.Options(t)}
+	var ctx context.Context
+	ctx, cancel = context.WithCancel(context.Background())
+	_, err = Run(ctx, b, info, spec)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: err = %v, want context.Canceled", err)
+	}
+	f, _ := results.Open(path)
+	if n := len(f.Runs()); n != 4 {
+		t.Fatalf("after the kill %d runs recorded, want 4", n)
+	}
+	calls, killAfter = nil, 0
+	ctx, cancel = context.WithCancel(context.Background())
+	defer cancel()
+	file, err := Run(ctx, b, info, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 6 || calls[0] != 4 {
+		t.Errorf("resumed run trained splits %v, want 4..9", calls)
+	}
+	runs := file.Runs()
+	if len(runs) != 10 {
+		t.Fatalf("%d runs recorded, want 10", len(runs))
+	}
+	s := Summaries(runs)["fake-resume"]["texas"]
+	if s.Acc.N != 10 || math.Abs(s.Acc.Mean-54.5) > 1e-9 {
+		t.Errorf("summary %+v, want 10 runs with mean 54.5", s.Acc)
+	}
+}
+
+func TestProtocol(t *testing.T) {
+	if r := Protocol("cora", 1); len(r) != 3 || r[0].Seed != 10 || r[2].Seed != 12 || r[2].Split != 0 {
+		t.Errorf("cora protocol %v", r)
+	}
+	if r := Protocol("texas", 10); len(r) != 10 || r[9].Split != 9 || r[9].Seed != 15 {
+		t.Errorf("texas protocol %v", r)
+	}
+}
+
+// Summaries keep only the configuration of the most recent run.
+func TestSummariesUseLatestConfig(t *testing.T) {
+	mk := func(cfg, date string, acc float64) results.Run {
+		return results.Run{Model: "m", Dataset: "d", TestAcc: acc, Options: map[string]string{"config": cfg},
+			Provenance: results.Provenance{Date: date}}
+	}
+	s := Summaries([]results.Run{mk("old", "2026-01-01T00:00:00Z", 0.1), mk("new", "2026-02-01T00:00:00Z", 0.8),
+		mk("new", "2026-02-02T00:00:00Z", 0.6)})["m"]["d"]
+	if s.Acc.N != 2 || math.Abs(s.Acc.Mean-70) > 1e-9 || math.Abs(s.Acc.Std-10) > 1e-9 {
+		t.Errorf("summary %+v, want the two new runs: 70 ± 10", s.Acc)
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	s := &Summary{Acc: results.Stat{Mean: 84.0, Std: 1, N: 3}}
+	if v := Verdict(s, paper.Result{Mean: 84.3, Std: 0.3}, 0); !strings.HasPrefix(v, "no (-0.3") && !strings.HasPrefix(v, "yes (-0.3") {
+		t.Errorf("verdict %q", v)
+	}
+	if v := Verdict(s, paper.Result{Mean: 86.2, Std: 5.8}, 0); !strings.HasPrefix(v, "yes (-2.2") {
+		t.Errorf("verdict %q", v)
+	}
+	if v := Verdict(s, paper.Result{Mean: 72.3, Std: 0.4}, 1); !strings.HasPrefix(v, "no (+11.7") {
+		t.Errorf("verdict with tolerance %q", v)
+	}
+}
+
+func TestGridBestUsesValidation(t *testing.T) {
+	runs := []results.Run{
+		{Dataset: "d", Model: "m", ValAcc: 0.7, TestAcc: 0.9, Params: map[string]float64{"hidden": 32, "weight_decay": 5e-4}},
+		{Dataset: "d", Model: "m", ValAcc: 0.8, TestAcc: 0.6, Params: map[string]float64{"hidden": 64, "weight_decay": 5e-4}},
+	}
+	best := GridBest(GridCells(runs)["d/m"])
+	if best.Hidden != 64 {
+		t.Errorf("selected hidden %d, want 64 (higher validation accuracy, lower test)", best.Hidden)
+	}
+	if md := GridMarkdown(runs); !strings.Contains(md, "**val 80.0 / test 60.0**") {
+		t.Errorf("markdown does not mark the selection:\n%s", md)
+	}
+}

@@ -1,0 +1,144 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gomlx/compute"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// The paper's grid: "we vary the hidden dimension and weight decay in
+// {32,64,128,256} and {0.05,0.005,0.0005,0.00005}".
+var (
+	GridHidden      = []int{32, 64, 128, 256}
+	GridWeightDecay = []float64{5e-2, 5e-3, 5e-4, 5e-5}
+)
+
+// Grid runs spec (its Datasets and Methods) once per (hidden, weight decay)
+// pair into spec.ResultsPath, resuming recorded runs. Selection uses
+// validation accuracy only (GridBest).
+func Grid(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, hidden []int, wds []float64) (*results.File, error) {
+	var file *results.File
+	for _, h := range hidden {
+		for _, wd := range wds {
+			s := spec
+			s.Override.Hidden = h
+			s.Override.WeightDecay = wd
+			if wd == 0 {
+				s.Override.WeightDecay = -1 // explicit zero
+			}
+			var err error
+			if file, err = Run(ctx, b, info, s); err != nil {
+				return file, err
+			}
+		}
+	}
+	return file, nil
+}
+
+// GridCell is one (hidden, weight decay) configuration's mean accuracies.
+type GridCell struct {
+	Hidden      int
+	WeightDecay float64
+	Val, Test   results.Stat
+}
+
+// GridCells groups grid runs by dataset/method and configuration.
+func GridCells(runs []results.Run) map[string][]GridCell {
+	type key struct {
+		dm     string
+		hidden int
+		wd     float64
+	}
+	vals := map[key][]float64{}
+	tests := map[key][]float64{}
+	for _, r := range runs {
+		k := key{r.Dataset + "/" + r.Model, int(r.Params["hidden"]), r.Params["weight_decay"]}
+		vals[k] = append(vals[k], 100*r.ValAcc)
+		tests[k] = append(tests[k], 100*r.TestAcc)
+	}
+	out := map[string][]GridCell{}
+	for k := range vals {
+		out[k.dm] = append(out[k.dm], GridCell{Hidden: k.hidden, WeightDecay: k.wd,
+			Val: results.MeanStd(vals[k]), Test: results.MeanStd(tests[k])})
+	}
+	for _, cells := range out {
+		sort.Slice(cells, func(i, j int) bool {
+			if cells[i].Hidden != cells[j].Hidden {
+				return cells[i].Hidden < cells[j].Hidden
+			}
+			return cells[i].WeightDecay > cells[j].WeightDecay
+		})
+	}
+	return out
+}
+
+// GridBest is the cell with the highest mean validation accuracy (the
+// first, in grid order, on ties).
+func GridBest(cells []GridCell) GridCell {
+	best := cells[0]
+	for _, c := range cells[1:] {
+		if c.Val.Mean > best.Val.Mean {
+			best = c
+		}
+	}
+	return best
+}
+
+// GridMarkdown renders, per dataset and method, validation/test accuracy
+// over the grid with the selected configuration marked.
+func GridMarkdown(runs []results.Run) string {
+	byDM := GridCells(runs)
+	var b strings.Builder
+	for _, dm := range sortedKeys(byDM) {
+		cells := byDM[dm]
+		best := GridBest(cells)
+		ds, m, _ := strings.Cut(dm, "/")
+		fmt.Fprintf(&b, "**%s on %s**: selected hidden %d, weight decay %g (validation %.1f %%), test %.1f ± %.1f %%.\n\n",
+			MethodTitle(m), DatasetTitle(ds), best.Hidden, best.WeightDecay, best.Val.Mean, best.Test.Mean, best.Test.Std)
+		wds := map[float64]bool{}
+		hs := map[int]bool{}
+		at := map[[2]float64]GridCell{}
+		for _, c := range cells {
+			wds[c.WeightDecay], hs[c.Hidden] = true, true
+			at[[2]float64{float64(c.Hidden), c.WeightDecay}] = c
+		}
+		var wdList []float64
+		for w := range wds {
+			wdList = append(wdList, w)
+		}
+		sort.Sort(sort.Reverse(sort.Float64Slice(wdList)))
+		var hList []int
+		for h := range hs {
+			hList = append(hList, h)
+		}
+		sort.Ints(hList)
+		b.WriteString("| hidden \\ weight decay |")
+		for _, w := range wdList {
+			fmt.Fprintf(&b, " %g |", w)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(wdList)) + "\n")
+		for _, h := range hList {
+			fmt.Fprintf(&b, "| %d |", h)
+			for _, w := range wdList {
+				c, ok := at[[2]float64{float64(h), w}]
+				switch {
+				case !ok:
+					b.WriteString(" – |")
+				case c.Hidden == best.Hidden && c.WeightDecay == best.WeightDecay:
+					fmt.Fprintf(&b, " **val %.1f / test %.1f** |", c.Val.Mean, c.Test.Mean)
+				default:
+					fmt.Fprintf(&b, " val %.1f / test %.1f |", c.Val.Mean, c.Test.Mean)
+				}
+			}
+			b.WriteString("\n")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

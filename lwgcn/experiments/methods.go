@@ -1,0 +1,241 @@
+package experiments
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gomlx/compute"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
+)
+
+// Outcome is what one training run on one split reports.
+type Outcome struct {
+	TestAcc, ValAcc, TrainAcc float64
+	BestEpoch, Epochs         int
+	// SelectionWeight is LW-GCN's weight of f_C (nil for other methods).
+	SelectionWeight *float64
+	Metrics         map[string]float64
+	MsPerEpoch      float64
+	CompileSecs     float64
+}
+
+// Method trains one configuration on one dataset graph, split by split.
+type Method interface {
+	// Config is a stable description of the configuration (hashed into
+	// result keys).
+	Config() string
+	// Params are the numeric settings recorded with each run.
+	Params() map[string]float64
+	// Run trains on one split with one seed.
+	Run(ctx context.Context, split int, seed int64) (Outcome, error)
+}
+
+// Overrides adjust a method's reference configuration (grid search, quick
+// runs). Zero values keep the reference.
+type Overrides struct {
+	Epochs      int
+	Hidden      int
+	WeightDecay float64 // < 0 means 0 (0 keeps the reference)
+}
+
+// Env is what a method factory gets.
+type Env struct {
+	Backend  compute.Backend
+	Info     backend.Info
+	Graph    *graph.Graph // standard-preprocessed dataset
+	Dataset  string
+	Progress train.Progress
+	Override Overrides
+}
+
+// Factory builds a method for a dataset.
+type Factory func(env Env) (Method, error)
+
+var factories = map[string]Factory{}
+
+// RegisterMethod adds a method name (LW-GCN variants and every zoo entry are
+// registered by this package).
+func RegisterMethod(name string, f Factory) {
+	if _, dup := factories[name]; dup {
+		panic("experiments: duplicate method " + name)
+	}
+	factories[name] = f
+}
+
+// Methods lists the available method names: the LW-GCN variants and the zoo.
+func Methods() []string {
+	names := map[string]bool{}
+	for n := range factories {
+		names[n] = true
+	}
+	for _, n := range zoo.Names() {
+		names[n] = true
+	}
+	out := make([]string, 0, len(names))
+	for n := range names {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// NewMethod builds the named method for env.
+func NewMethod(name string, env Env) (Method, error) {
+	if f, ok := factories[name]; ok {
+		return f(env)
+	}
+	if _, ok := zoo.Lookup(name); ok {
+		return newZooMethod(name, env)
+	}
+	return nil, fmt.Errorf("experiments: unknown method %q (have %s)", name, strings.Join(Methods(), ", "))
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])[:10]
+}
+
+// --- LW-GCN variants ---
+
+func init() {
+	variants := map[string]func(lwgcn.Config) lwgcn.Config{
+		"lwgcn":         func(c lwgcn.Config) lwgcn.Config { return c },
+		"lwgcn-p":       lwgcn.Config.WithGCNPseudoLabels,
+		"lwgcn-g":       lwgcn.Config.WithoutSelection,
+		"lwgcn-gcn":     lwgcn.Config.WithGCNBackbone,
+		"lwgcn+refine1": func(c lwgcn.Config) lwgcn.Config { c.RefineRounds = 1; return c },
+		"lwgcn+refine2": func(c lwgcn.Config) lwgcn.Config { c.RefineRounds = 2; return c },
+	}
+	for name, f := range variants {
+		RegisterMethod(name, func(env Env) (Method, error) {
+			cfg := f(lwgcn.Defaults(env.Dataset))
+			if o := env.Override; o.Epochs > 0 {
+				cfg.Epochs = o.Epochs
+			}
+			if o := env.Override; o.Hidden > 0 {
+				cfg.Hidden = o.Hidden
+			}
+			if o := env.Override; o.WeightDecay != 0 {
+				cfg.WeightDecay = max(o.WeightDecay, 0)
+			}
+			r, err := lwgcn.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
+			if err != nil {
+				return nil, err
+			}
+			return &lwgcnMethod{cfg: cfg, runner: r}, nil
+		})
+	}
+}
+
+type lwgcnMethod struct {
+	cfg    lwgcn.Config
+	runner *lwgcn.Runner
+}
+
+func (m *lwgcnMethod) Config() string {
+	b, _ := json.Marshal(m.cfg)
+	return string(b)
+}
+
+func (m *lwgcnMethod) Params() map[string]float64 {
+	c := m.cfg
+	p := map[string]float64{"hidden": float64(c.Hidden), "layers": float64(c.Layers), "dropout": c.Dropout,
+		"lr": c.LR, "weight_decay": c.WeightDecay, "epochs": float64(c.Epochs)}
+	if c.Backbone == lwgcn.BackboneGCNII {
+		p["gcnii_layers"], p["alpha"], p["lambda"] = float64(c.GCNIILayers), c.Alpha, c.Lambda
+	}
+	if c.RefineRounds > 0 {
+		p["refine_rounds"] = float64(c.RefineRounds)
+	}
+	return p
+}
+
+func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
+	res, err := m.runner.Run(ctx, split, seed)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer res.Finalize()
+	f := res.Final()
+	o := Outcome{TestAcc: f.TestAcc, ValAcc: f.ValAcc, TrainAcc: f.TrainAcc, BestEpoch: f.BestEpoch,
+		Epochs: m.cfg.Epochs, MsPerEpoch: f.MsPerEpoch, CompileSecs: res.CompileSecs,
+		Metrics: map[string]float64{"pseudo_acc": f.PseudoAcc, "fp_test_acc": res.PseudoTestAcc,
+			"fp_ms_per_epoch": res.PseudoMsPerEpoch}}
+	if m.cfg.Backbone != lwgcn.BackboneNone {
+		w := f.WeightFC
+		o.SelectionWeight = &w
+	}
+	for k, r := range res.Rounds {
+		if len(res.Rounds) > 1 {
+			o.Metrics[fmt.Sprintf("round%d_test_acc", k)] = r.TestAcc
+			o.Metrics[fmt.Sprintf("round%d_val_acc", k)] = r.ValAcc
+			o.Metrics[fmt.Sprintf("round%d_pseudo_acc", k)] = r.PseudoAcc
+		}
+	}
+	return o, nil
+}
+
+// --- zoo models ---
+
+type zooMethod struct {
+	name    string
+	hyper   zoo.Hyper
+	trainer *train.Trainer
+}
+
+func newZooMethod(name string, env Env) (Method, error) {
+	e, _ := zoo.Lookup(name)
+	h := e.Defaults(env.Dataset)
+	if o := env.Override; o.Epochs > 0 {
+		h.Epochs = o.Epochs
+	}
+	if o := env.Override; o.Hidden > 0 {
+		h.Hidden = o.Hidden
+	}
+	if o := env.Override; o.WeightDecay != 0 {
+		h.WeightDecay = max(o.WeightDecay, 0)
+	}
+	t, err := zoo.NewTrainer(env.Backend, env.Info, env.Graph, name, h, env.Progress)
+	if err != nil {
+		return nil, err
+	}
+	return &zooMethod{name: name, hyper: h, trainer: t}, nil
+}
+
+func (m *zooMethod) Config() string { return m.name + m.hyper.Key() }
+
+func (m *zooMethod) Params() map[string]float64 {
+	h := m.hyper
+	p := map[string]float64{"hidden": float64(h.Hidden), "dropout": h.Dropout, "lr": h.LR,
+		"weight_decay": h.WeightDecay, "epochs": float64(h.Epochs)}
+	if h.Layers > 0 {
+		p["layers"] = float64(h.Layers)
+	}
+	if h.Heads > 0 {
+		p["heads"] = float64(h.Heads)
+	}
+	for k, v := range h.Extra {
+		p[k] = v
+	}
+	return p
+}
+
+func (m *zooMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
+	rr, err := m.trainer.RunOne(ctx, train.Run{Split: split, Seed: seed})
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer rr.Finalize()
+	return Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
+		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: m.trainer.CompileTime().Seconds()}, nil
+}

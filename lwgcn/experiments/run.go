@@ -1,0 +1,150 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gomlx/compute"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// Protocol returns the (split, seed) runs of the paper's protocol for a
+// dataset with numSplits splits: the public Planetoid split with seeds 10,
+// 11, 12; every split with seed 15 otherwise.
+func Protocol(dataset string, numSplits int) []train.Run {
+	switch dataset {
+	case "cora", "citeseer", "pubmed":
+		return train.Runs([]int{0}, 10, 11, 12)
+	}
+	splits := make([]int, numSplits)
+	for i := range splits {
+		splits[i] = i
+	}
+	return train.Runs(splits, 15)
+}
+
+// Spec describes an experiment run.
+type Spec struct {
+	// Experiment names the experiment ("table2", "table3", "grid", ...).
+	Experiment string
+	// ResultsPath is the results file (resumed if it exists).
+	ResultsPath string
+	Datasets    []string
+	Methods     []string
+	// Override adjusts every method's configuration (quick runs, grid).
+	Override Overrides
+	// MaxRuns > 0 keeps only the first MaxRuns (split, seed) runs per dataset.
+	MaxRuns int
+	// DatasetOptions are passed to datasets.Load (mirror, cache).
+	DatasetOptions []datasets.Option
+	// Log receives one line per run (nil: discarded); Progress the epochs.
+	Log      io.Writer
+	Progress train.Progress
+	// Tag is added to every run's options (e.g. "quick").
+	Tag string
+}
+
+// RunKey is the results key of one run.
+func RunKey(experiment, dataset, method string, r train.Run, config string) string {
+	return fmt.Sprintf("%s|%s|%s|split=%d|seed=%d|cfg=%s", experiment, dataset, method, r.Split, r.Seed, shortHash(config))
+}
+
+// LoadGraph loads a dataset with the standard preprocessing.
+func LoadGraph(ctx context.Context, name string, opts ...datasets.Option) (*graph.Graph, error) {
+	g, err := datasets.Load(ctx, name, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return datasets.Standard(g), nil
+}
+
+// Run executes the spec on backend b, skipping runs already recorded, and
+// returns the results file.
+func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (*results.File, error) {
+	if spec.Experiment == "" || spec.ResultsPath == "" {
+		return nil, fmt.Errorf("experiments: spec needs an experiment name and a results path")
+	}
+	file, err := results.Open(spec.ResultsPath)
+	if err != nil {
+		return nil, err
+	}
+	logf := func(format string, args ...any) {
+		if spec.Log != nil {
+			fmt.Fprintf(spec.Log, format+"\n", args...)
+		}
+	}
+	if spec.Progress == nil {
+		spec.Progress = train.Silent{}
+	}
+	for _, ds := range spec.Datasets {
+		g, err := LoadGraph(ctx, ds, spec.DatasetOptions...)
+		if err != nil {
+			return file, fmt.Errorf("experiments: %s: %w", ds, err)
+		}
+		runs := Protocol(ds, len(g.Splits()))
+		if spec.MaxRuns > 0 && len(runs) > spec.MaxRuns {
+			runs = runs[:spec.MaxRuns]
+		}
+		for _, name := range spec.Methods {
+			if err := runMethod(ctx, b, info, spec, file, g, ds, name, runs, logf); err != nil {
+				return file, err
+			}
+		}
+	}
+	return file, nil
+}
+
+func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File,
+	g *graph.Graph, ds, name string, runs []train.Run, logf func(string, ...any)) error {
+	env := Env{Backend: b, Info: info, Graph: g, Dataset: ds, Progress: spec.Progress, Override: spec.Override}
+	var m Method
+	var config string
+	for i, r := range runs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if m == nil {
+			var err error
+			if m, err = NewMethod(name, env); err != nil {
+				return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
+			}
+			config = m.Config()
+		}
+		key := RunKey(spec.Experiment, ds, name, r, config)
+		if file.Has(key) {
+			logf("%s %s %s split %d seed %d: recorded, skipped", spec.Experiment, ds, name, r.Split, r.Seed)
+			continue
+		}
+		start := time.Now()
+		o, err := m.Run(ctx, r.Split, r.Seed)
+		if err != nil {
+			return fmt.Errorf("experiments: %s on %s, split %d, seed %d: %w", name, ds, r.Split, r.Seed, err)
+		}
+		run := results.Run{Key: key, Experiment: spec.Experiment, Dataset: ds, Model: name, Split: r.Split, Seed: r.Seed,
+			Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
+			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
+			SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
+			TotalSecs: time.Since(start).Seconds(), Provenance: results.NewProvenance(info.Name)}
+		if spec.Tag != "" {
+			run.Options["tag"] = spec.Tag
+		}
+		if err := file.Put(run); err != nil {
+			return err
+		}
+		w := ""
+		if o.SelectionWeight != nil {
+			w = fmt.Sprintf(", weight f_C %.3f", *o.SelectionWeight)
+		}
+		logf("%s %s %s split %d seed %d [%d/%d]: test %.2f %% (val %.2f %%, epoch %d%s), %.1f ms/epoch, %.1f s",
+			spec.Experiment, ds, name, r.Split, r.Seed, i+1, len(runs), 100*o.TestAcc, 100*o.ValAcc, o.BestEpoch, w,
+			o.MsPerEpoch, run.TotalSecs)
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package zoo
+
+import (
+	"fmt"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+func base(dataset string) Hyper {
+	return Hyper{Hidden: 64, Dropout: 0.5, LR: DefaultLR, WeightDecay: DefaultWD, Epochs: DefaultEpochs}
+}
+
+func init() {
+	Register(Entry{
+		Name: "mlp", Title: "MLP", Paper: "two-layer perceptron (the paper's MLP baseline)",
+		// The paper: "hidden dimension set the same as our LW-GCN"; the authors'
+		// MLP class has no dropout, Adam lr 0.01, weight decay 5e-4.
+		Defaults: func(d string) Hyper {
+			h := base(d)
+			h.Hidden, h.Dropout = lwgcnHidden(d), 0
+			return h
+		},
+		Build: func(h Hyper) (nn.Model, Training, error) {
+			if h.Hidden < 1 {
+				return nil, Training{}, fmt.Errorf("hidden must be positive, got %d", h.Hidden)
+			}
+			return nn.MLP{Hidden: h.Hidden, Dropout: h.Dropout}, Training{}, nil
+		},
+	})
+	Register(Entry{
+		Name: "gcn", Title: "GCN", Paper: "Kipf & Welling, ICLR 2017 (pygcn settings: 64 hidden, dropout 0.5, lr 0.01, wd 5e-4)",
+		Defaults: base,
+		Build: func(h Hyper) (nn.Model, Training, error) {
+			return nn.GCN{Hidden: h.Hidden, Dropout: h.Dropout}, Training{}, nil
+		},
+		Graph: Undirected,
+	})
+	Register(Entry{
+		Name: "gat", Title: "GAT", Paper: "Velickovic et al., ICLR 2018 (8 heads x 8 hidden, dropout 0.6, lr 0.005, wd 5e-4)",
+		Defaults: func(d string) Hyper {
+			h := base(d)
+			h.Hidden, h.Heads, h.Dropout, h.LR = 8, 8, 0.6, 0.005
+			return h
+		},
+		Build: func(h Hyper) (nn.Model, Training, error) {
+			return nn.GAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: 1, Dropout: h.Dropout, AttentionDropout: h.Dropout}, Training{}, nil
+		},
+		Graph: Undirected,
+	})
+	Register(Entry{
+		Name: "gcnii", Title: "GCNII",
+		Paper:    "Chen et al., ICML 2020 (official settings: semi-supervised for Planetoid, full-supervised for Geom-GCN graphs)",
+		Defaults: gcniiDefaults,
+		Build: func(h Hyper) (nn.Model, Training, error) {
+			m := nn.GCNII{Layers: h.Layers, Hidden: h.Hidden, Dropout: h.Dropout, Alpha: h.Alpha, Lambda: h.Lambda}
+			var tr Training
+			if wd2, ok := h.Extra["wd_dense"]; ok {
+				// GCNII's two parameter groups: convolutions (WeightDecay) and
+				// the input/output dense layers (wd_dense).
+				tr.Optimizer = train.NewOptimizer(
+					train.Group{Name: "conv", Adam: train.NewAdam(h.LR, h.WeightDecay), Match: train.ScopePrefix("/conv")},
+					train.Group{Name: "dense", Adam: train.NewAdam(h.LR, wd2)},
+				)
+			}
+			return m, tr, nil
+		},
+		Graph: Undirected,
+	})
+}
+
+// gcniiDefaults are the GCNII repository's commands: semi.sh for the
+// Planetoid public splits (weight decay 0.01 on the convolutions and
+// 5e-4 on the dense layers: Extra "wd_dense"), full.sh for the Geom-GCN
+// splits (hidden 64, dropout 0.5, lr 0.01, one weight decay). Squirrel and
+// the filtered graphs, absent from the GCNII paper, take Chameleon's setting.
+func gcniiDefaults(d string) Hyper {
+	h := base(d)
+	h.Alpha, h.Lambda = 0.1, 0.5
+	switch d {
+	case "cora":
+		h.Layers, h.Dropout, h.WeightDecay = 64, 0.6, 0.01
+		h = h.With("wd_dense", 5e-4)
+	case "citeseer":
+		h.Layers, h.Hidden, h.Dropout, h.Lambda, h.WeightDecay = 32, 256, 0.7, 0.6, 0.01
+		h = h.With("wd_dense", 5e-4)
+	case "pubmed":
+		h.Layers, h.Hidden, h.Dropout, h.Lambda, h.WeightDecay = 16, 256, 0.5, 0.4, 5e-4
+		h = h.With("wd_dense", 5e-4)
+	case "chameleon", "squirrel", "chameleon_filtered", "squirrel_filtered", "crocodile":
+		h.Layers, h.Lambda, h.Alpha, h.WeightDecay = 8, 1.5, 0.2, 5e-4
+	case "cornell":
+		h.Layers, h.Lambda, h.WeightDecay = 16, 1, 1e-3
+	case "texas":
+		h.Layers, h.Lambda, h.WeightDecay = 32, 1.5, 1e-4
+	case "wisconsin":
+		h.Layers, h.Lambda, h.WeightDecay = 16, 1, 5e-4
+	default:
+		h.Layers = 2
+	}
+	return h
+}
