@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -11,211 +12,267 @@ import (
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
-	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 func init() {
-	register(command{name: "train", summary: "train a baseline model (gcn, gat, gcnii, mlp) on a dataset's splits", run: runTrain})
+	register(command{name: "train", summary: "train a model (LW-GCN variants or a baseline) on a dataset's splits", run: runTrain})
 }
 
-// trainFlags are the settings of `lwgcn train`; zero values mean the
-// model's default (modelDefaults).
-type trainFlags struct {
-	dataset, model, splits, seeds string
-	mirror, cache, rowNorm        string
-	epochs, hidden, layers, heads int
-	lr, wd, dropout, alpha, lambd float64
-	seed                          int64
-	checkpoint, resultsPath       string
-	quiet                         bool
+// lwgcnVariants are the LW-GCN configurations `train` accepts.
+var lwgcnVariants = map[string]func(lwgcn.Config) lwgcn.Config{
+	"lwgcn": func(c lwgcn.Config) lwgcn.Config { return c }, "lwgcn-g": lwgcn.Config.WithoutSelection,
+	"lwgcn-p": lwgcn.Config.WithGCNPseudoLabels, "lwgcn-gcn": lwgcn.Config.WithGCNBackbone,
 }
 
-// modelDefaults are the per-model defaults (the original papers' settings).
-var modelDefaults = map[string]trainFlags{
-	"gcn":   {hidden: 64, dropout: 0.5},
-	"gat":   {hidden: 8, heads: 8, dropout: 0.6},
-	"gcnii": {hidden: 64, layers: 2, dropout: 0.5, alpha: 0.1, lambd: 0.5},
-	"mlp":   {hidden: 64, dropout: 0.5},
+// splitOutcome is one trained split, whatever the model.
+type splitOutcome struct {
+	split                     int
+	seed                      int64
+	test, val, train, weight  float64
+	bestEpoch, epochs         int
+	msPerEpoch, compile, secs float64
 }
 
 func runTrain(args []string) error {
-	fs := newFlagSet("train", "--dataset NAME --model gcn|gat|gcnii|mlp [flags]")
-	var f trainFlags
-	fs.StringVar(&f.dataset, "dataset", "", "dataset name (see `lwgcn datasets`)")
-	fs.StringVar(&f.model, "model", "gcn", "model: gcn, gat, gcnii or mlp")
-	fs.StringVar(&f.splits, "splits", "all", `splits to run: "all", "0-9", "0,3,5"`)
-	fs.Int64Var(&f.seed, "seed", 15, "seed for every split (weights, dropout)")
-	fs.StringVar(&f.seeds, "seeds", "", `several seeds per split, e.g. "10,11,12" (overrides -seed)`)
-	fs.IntVar(&f.epochs, "epochs", train.DefaultEpochs, "epochs per run")
-	fs.IntVar(&f.hidden, "hidden", 0, "hidden units (0: model default: gcn/gcnii/mlp 64, gat 8 per head)")
-	fs.IntVar(&f.layers, "layers", 0, "GCNII layers (0: 2)")
-	fs.IntVar(&f.heads, "heads", 0, "GAT heads (0: 8)")
-	fs.Float64Var(&f.lr, "lr", train.DefaultLR, "Adam learning rate")
-	fs.Float64Var(&f.wd, "wd", train.DefaultWD, "Adam weight decay (L2, PyTorch style)")
-	fs.Float64Var(&f.dropout, "dropout", -1, "dropout rate (-1: model default: 0.5, GAT 0.6)")
-	fs.Float64Var(&f.alpha, "alpha", 0, "GCNII alpha (0: 0.1)")
-	fs.Float64Var(&f.lambd, "lambda", 0, "GCNII lambda (0: 0.5)")
-	fs.StringVar(&f.mirror, "mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
-	fs.StringVar(&f.cache, "cache", "", "dataset cache directory (default $LWGCN_DATA, else data/cache)")
-	fs.StringVar(&f.rowNorm, "row-normalize", "auto", `row-normalise features: "auto" (Cora, Citeseer, Pubmed), "yes", "no"`)
-	fs.StringVar(&f.checkpoint, "checkpoint", "", "checkpoint directory (resume runs found there)")
-	fs.StringVar(&f.resultsPath, "results", "", "append the runs to this results JSON file (e.g. results/baselines.json)")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs := newFlagSet("train", "-dataset NAME -model MODEL [flags]")
+	dataset := fs.String("dataset", "", "dataset name (see `lwgcn datasets`)")
+	modelName := fs.String("model", "gcn", "model: lwgcn, lwgcn-g, lwgcn-p, lwgcn-gcn, or a baseline: "+strings.Join(zoo.Names(), ", "))
+	splitsFlag := fs.String("splits", "all", `splits to run: "all", "0-9", "0,3,5"`)
+	seed := fs.Int64("seed", 15, "seed for every split (weights, dropout)")
+	seedsFlag := fs.String("seeds", "", `several seeds per split, e.g. "10,11,12" (overrides -seed)`)
+	epochs := fs.Int("epochs", 0, "epochs per run (0: the model's reference, 400)")
+	hidden := fs.Int("hidden", 0, "hidden units (0: reference)")
+	layers := fs.Int("layers", 0, "layers (GCNII depth; LW-GCN: label-wise layers of f_C)")
+	heads := fs.Int("heads", 0, "GAT heads")
+	lr := fs.Float64("lr", 0, "Adam learning rate (0: reference)")
+	wd := fs.Float64("wd", -1, "Adam weight decay, PyTorch's coupled L2 (-1: reference)")
+	dropout := fs.Float64("dropout", -1, "dropout rate (-1: reference)")
+	alpha := fs.Float64("alpha", 0, "GCNII alpha (0: reference)")
+	lambda := fs.Float64("lambda", 0, "GCNII lambda (0: reference)")
+	gcniiLayers := fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII)")
+	variant := fs.String("variant", "", "LW-GCN: f_C architecture, dense or small (default: the dataset's)")
+	refine := fs.Int("refine", 0, "LW-GCN: pseudo-label refinement rounds (beyond the paper)")
+	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
+	cache := fs.String("cache", "", "dataset cache directory (default $LWGCN_DATA, else data/cache)")
+	rowNorm := fs.String("row-normalize", "auto", `features: "auto" (the standard preprocessing: Planetoid rows sum to 1), "yes", "no"`)
+	checkpoint := fs.String("checkpoint", "", "checkpoint directory for baselines (resume runs found there)")
+	resultsPath := fs.String("results", "", "record the runs in this results JSON file")
+	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if f.dataset == "" {
+	if *dataset == "" {
 		fs.Usage()
 		return errors.New("-dataset is required")
 	}
-	m, err := buildModel(f)
-	if err != nil {
-		return err
-	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
 	b, info, err := backend.Shared()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(os.Stderr, info)
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	g, err := loadGraph(ctx, f.dataset, f.mirror, f.cache, f.rowNorm)
+	g, err := experiments.LoadGraph(ctx, *dataset, datasetOptions(*mirror, *cache)...)
 	if err != nil {
 		return err
 	}
-	splits, err := parseSplits(f.splits, len(g.Splits()))
+	switch *rowNorm {
+	case "auto":
+	case "yes":
+		g = g.RowNormalizeFeatures()
+	case "no":
+		return fmt.Errorf("-row-normalize no: reload without the standard preprocessing is not supported; use auto or yes")
+	default:
+		return fmt.Errorf(`-row-normalize %q: want "auto" or "yes"`, *rowNorm)
+	}
+	splits, err := parseSplits(*splitsFlag, len(g.Splits()))
 	if err != nil {
 		return err
 	}
-	seeds := []int64{f.seed}
-	if f.seeds != "" {
-		if seeds, err = parseSeeds(f.seeds); err != nil {
+	seeds := []int64{*seed}
+	if *seedsFlag != "" {
+		if seeds, err = parseSeeds(*seedsFlag); err != nil {
 			return err
 		}
 	}
 	var progress train.Progress = train.NewTerminal(os.Stderr)
-	if f.quiet {
+	if *quiet {
 		progress = train.Silent{}
 	}
-	tr, err := train.New(b, m, g, train.Config{Epochs: f.epochs, LR: f.lr, WeightDecay: f.wd, Progress: progress,
-		CheckpointDir: f.checkpoint, CheckpointEvery: 50, Backend: info})
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	res, err := tr.Run(ctx, train.Runs(splits, seeds...))
-	if err != nil {
-		return err
-	}
-	fmt.Printf("%s on %s (%s), %d epochs, lr %g, wd %g\n", m.Name(), g.Name(), describeModel(m), f.epochs, f.lr, f.wd)
-	for _, r := range res.Runs {
-		fmt.Printf("  split %2d seed %3d: test %6.2f %%  (val %6.2f %%, best epoch %d)\n", r.Split, r.Seed,
-			100*r.TestAcc, 100*r.ValAcc, r.BestEpoch)
-	}
-	fmt.Printf("test accuracy: %.2f ± %.2f %% over %d runs (population std, as numpy.std)\n",
-		100*res.TestAcc.Mean, 100*res.TestAcc.Std, res.TestAcc.N)
-	fmt.Printf("time: %.2f ms/epoch (mean over runs, compilation excluded), compilation %.2f s, total %.1f s\n",
-		res.MsPerEpoch, res.CompileTime.Seconds(), time.Since(start).Seconds())
-	fmt.Println(info)
-	if f.resultsPath != "" {
-		if err := saveRuns(f, m, g, res, info); err != nil {
+
+	var run func(split int, seed int64) (splitOutcome, error)
+	var describe, config string
+	if mk, ok := lwgcnVariants[*modelName]; ok {
+		cfg := mk(lwgcn.Defaults(*dataset))
+		if set["epochs"] {
+			cfg.Epochs = *epochs
+		}
+		if set["hidden"] {
+			cfg.Hidden = *hidden
+		}
+		if set["layers"] {
+			cfg.Layers = *layers
+		}
+		if set["lr"] {
+			cfg.LR = *lr
+		}
+		if set["wd"] {
+			cfg.WeightDecay = *wd
+		}
+		if set["dropout"] {
+			cfg.Dropout = *dropout
+		}
+		if set["alpha"] {
+			cfg.Alpha = *alpha
+		}
+		if set["lambda"] {
+			cfg.Lambda = *lambda
+		}
+		if set["gcnii-layers"] {
+			cfg.GCNIILayers = *gcniiLayers
+		}
+		if set["variant"] {
+			if cfg.Variant, err = lwgcn.ParseVariant(*variant); err != nil {
+				return err
+			}
+		}
+		cfg.RefineRounds = *refine
+		r, err := lwgcn.NewRunner(b, info, g, cfg, progress)
+		if err != nil {
 			return err
 		}
+		describe = fmt.Sprintf("%s: f_C %s variant, %d layers, hidden %d, dropout %g; f_G %s (%d layers); lr %g, wd %g, %d epochs",
+			cfg.Name(), cfg.Variant, cfg.Layers, cfg.Hidden, cfg.Dropout, cfg.Backbone, cfg.GCNIILayers, cfg.LR, cfg.WeightDecay, cfg.Epochs)
+		config = fmt.Sprintf("%+v", cfg)
+		run = func(split int, seed int64) (splitOutcome, error) {
+			res, err := r.Run(ctx, split, seed)
+			if err != nil {
+				return splitOutcome{}, err
+			}
+			defer res.Finalize()
+			f := res.Final()
+			for k, rd := range res.Rounds {
+				if len(res.Rounds) > 1 {
+					fmt.Printf("    round %d: test %.2f %%, val %.2f %%, pseudo-label accuracy %.2f %%\n", k, 100*rd.TestAcc,
+						100*rd.ValAcc, 100*rd.PseudoAcc)
+				}
+			}
+			return splitOutcome{test: f.TestAcc, val: f.ValAcc, train: f.TrainAcc, weight: f.WeightFC, bestEpoch: f.BestEpoch,
+				epochs: cfg.Epochs, msPerEpoch: f.MsPerEpoch, compile: res.CompileSecs}, nil
+		}
+	} else {
+		e, ok := zoo.Lookup(*modelName)
+		if !ok {
+			return fmt.Errorf("-model %q: unknown (LW-GCN variants: lwgcn, lwgcn-g, lwgcn-p, lwgcn-gcn; baselines: %s)",
+				*modelName, strings.Join(zoo.Names(), ", "))
+		}
+		h := e.Defaults(*dataset)
+		if set["epochs"] {
+			h.Epochs = *epochs
+		}
+		if set["hidden"] {
+			h.Hidden = *hidden
+		}
+		if set["layers"] {
+			h.Layers = *layers
+		}
+		if set["heads"] {
+			h.Heads = *heads
+		}
+		if set["lr"] {
+			h.LR = *lr
+		}
+		if set["wd"] {
+			h.WeightDecay = *wd
+		}
+		if set["dropout"] {
+			h.Dropout = *dropout
+		}
+		if set["alpha"] {
+			h.Alpha = *alpha
+		}
+		if set["lambda"] {
+			h.Lambda = *lambda
+		}
+		t, err := zoo.NewTrainer(b, info, g, e.Name, h, progress, func(c *train.Config) {
+			c.CheckpointDir, c.CheckpointEvery = *checkpoint, 50
+		})
+		if err != nil {
+			return err
+		}
+		describe, config = fmt.Sprintf("%s %s", e.Title, h.Key()), e.Name+h.Key()
+		run = func(split int, seed int64) (splitOutcome, error) {
+			rr, err := t.RunOne(ctx, train.Run{Split: split, Seed: seed})
+			if err != nil {
+				return splitOutcome{}, err
+			}
+			defer rr.Finalize()
+			return splitOutcome{test: rr.TestAcc, val: rr.ValAcc, train: rr.TrainAcc, weight: -1, bestEpoch: rr.BestEpoch,
+				epochs: rr.Epochs, msPerEpoch: rr.MsPerEpoch, compile: t.CompileTime().Seconds()}, nil
+		}
 	}
-	for _, r := range res.Runs {
-		r.Finalize()
+
+	fmt.Printf("%s on %s\n", describe, g)
+	var outs []splitOutcome
+	var tests, ms []float64
+	for _, s := range splits {
+		for _, sd := range seeds {
+			start := time.Now()
+			o, err := run(s, sd)
+			if err != nil {
+				return err
+			}
+			o.split, o.seed, o.secs = s, sd, time.Since(start).Seconds()
+			w := ""
+			if o.weight >= 0 {
+				w = fmt.Sprintf(", weight f_C %.3f", o.weight)
+			}
+			fmt.Printf("  split %2d seed %3d: test %6.2f %%  (val %6.2f %%, best epoch %d%s)\n", s, sd, 100*o.test, 100*o.val,
+				o.bestEpoch, w)
+			outs, tests, ms = append(outs, o), append(tests, o.test), append(ms, o.msPerEpoch)
+		}
+	}
+	acc := results.MeanStd(tests)
+	fmt.Printf("test accuracy: %.2f ± %.2f %% over %d runs (population std, as numpy.std)\n", 100*acc.Mean, 100*acc.Std, acc.N)
+	fmt.Printf("time: %.2f ms/epoch (mean over runs, compilation excluded)\n", results.MeanStd(ms).Mean)
+	fmt.Println(info)
+	if *resultsPath != "" {
+		return saveTrainRuns(*resultsPath, g, *modelName, config, outs, info)
 	}
 	return nil
 }
 
-// loadGraph is the one place the CLI obtains datasets.
-func loadGraph(ctx context.Context, name, mirror, cache, rowNorm string) (*graph.Graph, error) {
-	var opts []datasets.Option
-	if mirror != "" {
-		opts = append(opts, datasets.WithMirror(mirror))
-	}
-	if cache != "" {
-		opts = append(opts, datasets.WithCacheDir(cache))
-	}
-	g, err := datasets.Load(ctx, name, opts...)
+func saveTrainRuns(path string, g *graph.Graph, model, config string, outs []splitOutcome, info backend.Info) error {
+	file, err := results.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	switch rowNorm {
-	case "yes":
-		g = g.RowNormalizeFeatures()
-	case "no":
-	case "auto":
-		switch strings.ToLower(name) {
-		case "cora", "citeseer", "pubmed":
-			g = g.RowNormalizeFeatures()
+	prov := results.NewProvenance(info.Name)
+	for _, o := range outs {
+		r := train.Run{Split: o.split, Seed: o.seed}
+		run := results.Run{Key: experiments.RunKey("train", g.Name(), model, r, config), Experiment: "train",
+			Dataset: g.Name(), Model: model, Split: o.split, Seed: o.seed, Options: map[string]string{"config": config},
+			TestAcc: o.test, ValAcc: o.val, TrainAcc: o.train, BestEpoch: o.bestEpoch, Epochs: o.epochs,
+			MsPerEpoch: o.msPerEpoch, CompileSecs: o.compile, TotalSecs: o.secs, Provenance: prov}
+		if o.weight >= 0 {
+			w := o.weight
+			run.SelectionWeight = &w
 		}
-	default:
-		return nil, fmt.Errorf(`-row-normalize %q: want "auto", "yes" or "no"`, rowNorm)
-	}
-	if len(g.Splits()) == 0 {
-		return nil, fmt.Errorf("dataset %s has no splits", name)
-	}
-	return g, nil
-}
-
-func buildModel(f trainFlags) (nn.Model, error) {
-	d, ok := modelDefaults[f.model]
-	if !ok {
-		return nil, fmt.Errorf("-model %q: want gcn, gat, gcnii or mlp", f.model)
-	}
-	pick := func(v, def int) int {
-		if v > 0 {
-			return v
+		if err := file.Put(run); err != nil {
+			return err
 		}
-		return def
 	}
-	pickF := func(v, def float64) float64 {
-		if v > 0 {
-			return v
-		}
-		return def
-	}
-	dropout := d.dropout
-	if f.dropout >= 0 {
-		dropout = f.dropout
-	}
-	if dropout >= 1 {
-		return nil, fmt.Errorf("-dropout %v: must be below 1", dropout)
-	}
-	hidden := pick(f.hidden, d.hidden)
-	switch f.model {
-	case "gcn":
-		return nn.GCN{Hidden: hidden, Dropout: dropout}, nil
-	case "gat":
-		return nn.GAT{Hidden: hidden, Heads: pick(f.heads, d.heads), OutHeads: 1, Dropout: dropout,
-			AttentionDropout: dropout}, nil
-	case "gcnii":
-		return nn.GCNII{Layers: pick(f.layers, d.layers), Hidden: hidden, Dropout: dropout,
-			Alpha: pickF(f.alpha, d.alpha), Lambda: pickF(f.lambd, d.lambd)}, nil
-	default:
-		return nn.MLP{Hidden: hidden, Dropout: dropout}, nil
-	}
-}
-
-func describeModel(m nn.Model) string {
-	switch m := m.(type) {
-	case nn.GCN:
-		return fmt.Sprintf("hidden %d, dropout %g", m.Hidden, m.Dropout)
-	case nn.GAT:
-		return fmt.Sprintf("%d heads x %d, dropout %g", m.Heads, m.Hidden, m.Dropout)
-	case nn.GCNII:
-		return fmt.Sprintf("%d layers, hidden %d, dropout %g, alpha %g, lambda %g", m.Layers, m.Hidden, m.Dropout,
-			m.Alpha, m.Lambda)
-	case nn.MLP:
-		return fmt.Sprintf("hidden %d, dropout %g", m.Hidden, m.Dropout)
-	}
-	return m.Name()
+	fmt.Fprintf(os.Stderr, "recorded %d runs in %s\n", len(outs), path)
+	return nil
 }
 
 // parseSplits parses "all", "3", "0-9" or "0,2,5" against n splits.
@@ -261,31 +318,4 @@ func parseSeeds(s string) ([]int64, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-func saveRuns(f trainFlags, m nn.Model, g *graph.Graph, res *train.Result, info backend.Info) error {
-	file, err := results.Open(f.resultsPath)
-	if err != nil {
-		return err
-	}
-	prov := results.NewProvenance(info.Name)
-	params := map[string]float64{"lr": f.lr, "wd": f.wd, "epochs": float64(f.epochs)}
-	desc := describeModel(m)
-	for _, r := range res.Runs {
-		run := results.Run{
-			Key:        fmt.Sprintf("train/%s/%s/%s/split%d/seed%d", g.Name(), m.Name(), desc, r.Split, r.Seed),
-			Experiment: "train", Dataset: g.Name(), Model: m.Name(), Split: r.Split, Seed: r.Seed,
-			Params: params, Options: map[string]string{"model": desc, "backend": info.String()},
-			TestAcc: r.TestAcc, ValAcc: r.ValAcc, TrainAcc: r.TrainAcc, BestEpoch: r.BestEpoch, Epochs: r.Epochs,
-			MsPerEpoch: r.MsPerEpoch, CompileSecs: res.CompileTime.Seconds(), Provenance: prov,
-		}
-		if err := file.Put(run); err != nil {
-			return err
-		}
-	}
-	if err := file.Save(); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", f.resultsPath)
-	return nil
 }

@@ -117,8 +117,10 @@ func Names() []string {
 }
 
 // NewTrainer builds the entry's model with h and a trainer for it on g
-// (transformed by the entry's Graph).
-func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name string, h Hyper, progress train.Progress) (*train.Trainer, error) {
+// (transformed by the entry's Graph); configure, if given, adjusts the
+// training configuration (checkpoints, ...).
+func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name string, h Hyper, progress train.Progress,
+	configure ...func(*train.Config)) (*train.Trainer, error) {
 	e, ok := Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("zoo: unknown model %q (have %s)", name, strings.Join(Names(), ", "))
@@ -136,6 +138,9 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 	}
 	cfg := train.Config{Epochs: epochs, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer, Epoch: tr.Epoch,
 		Progress: progress, Backend: info}
+	for _, f := range configure {
+		f(&cfg)
+	}
 	return train.New(b, m, g, cfg)
 }
 
