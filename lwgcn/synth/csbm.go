@@ -45,6 +45,13 @@ type CSBMConfig struct {
 	// edge {a,b} is drawn among the class-a nodes whose partner is b (else
 	// uniformly in class a).
 	ContextFidelity float64
+	// CancelContext double-centres the context shifts over the off-diagonal
+	// pairs (sum_t G[k][t] = 0 for every class k and sum_k G[k][t] = 0 for
+	// every partner t, then rescaled to mean norm ContextSeparation), so that
+	// with uniform heterophily the mean of a node's neighbours no longer
+	// depends on its class at h = 1/C: the S = 0 case of Theorem 1, where
+	// GCN's aggregation loses the context that label-wise aggregation keeps.
+	CancelContext bool
 	// FeatureNoise is the standard deviation of the isotropic Gaussian noise.
 	FeatureNoise float64
 	// Splits configures the random splits stored in the graph.
@@ -403,6 +410,9 @@ func GenerateCSBM(cfg CSBMConfig, rng *rand.Rand) (*CSBM, error) {
 			}
 		}
 	}
+	if cfg.CancelContext && c > 2 {
+		doubleCentre(shifts, f, cfg.ContextSeparation)
+	}
 	x := make([]float32, n*f)
 	for v, y := range labels {
 		row := x[v*f : (v+1)*f]
@@ -476,4 +486,68 @@ func GenerateCSBM(cfg CSBMConfig, rng *rand.Rand) (*CSBM, error) {
 	}
 	out.ExpectedCompatibility = exp
 	return out, nil
+}
+
+// doubleCentre makes the off-diagonal shift vectors sum to zero along every
+// row and every column (alternating projections, which converge for C > 2)
+// and rescales them to mean norm sep.
+func doubleCentre(shifts [][][]float64, f int, sep float64) {
+	c := len(shifts)
+	for range 50 {
+		for k := range c { // rows
+			mean := make([]float64, f)
+			for t := range c {
+				if t != k {
+					for i := range mean {
+						mean[i] += shifts[k][t][i] / float64(c-1)
+					}
+				}
+			}
+			for t := range c {
+				if t != k {
+					for i := range mean {
+						shifts[k][t][i] -= mean[i]
+					}
+				}
+			}
+		}
+		for t := range c { // columns
+			mean := make([]float64, f)
+			for k := range c {
+				if k != t {
+					for i := range mean {
+						mean[i] += shifts[k][t][i] / float64(c-1)
+					}
+				}
+			}
+			for k := range c {
+				if k != t {
+					for i := range mean {
+						shifts[k][t][i] -= mean[i]
+					}
+				}
+			}
+		}
+	}
+	var total float64
+	for k := range c {
+		for t := range c {
+			if t != k {
+				var n float64
+				for _, v := range shifts[k][t] {
+					n += v * v
+				}
+				total += math.Sqrt(n)
+			}
+		}
+	}
+	if scale := sep / (total / float64(c*(c-1))); total > 0 {
+		for k := range c {
+			for t := range c {
+				for i := range shifts[k][t] {
+					shifts[k][t][i] *= scale
+				}
+			}
+		}
+	}
 }

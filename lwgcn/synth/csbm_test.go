@@ -204,3 +204,43 @@ func BenchmarkGenerateCSBM12k(b *testing.B) {
 		}
 	}
 }
+
+// CancelContext makes the shifts sum to zero along rows and columns (over the
+// off-diagonal pairs) with mean norm ContextSeparation.
+func TestCancelContextDoubleCentres(t *testing.T) {
+	cfg := DefaultCSBMConfig()
+	cfg.NumNodes, cfg.CancelContext = 300, true
+	out, err := GenerateCSBM(cfg, rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := out.ContextShifts
+	c, f := len(g), cfg.NumFeatures
+	var norms float64
+	for k := range c {
+		for i := range f {
+			var row, col float64
+			for t := range c {
+				if t != k {
+					row += g[k][t][i]
+					col += g[t][k][i]
+				}
+			}
+			if math.Abs(row) > 1e-9 || math.Abs(col) > 1e-9 {
+				t.Fatalf("class %d dim %d: row sum %g, column sum %g", k, i, row, col)
+			}
+		}
+		for t := range c {
+			if t != k {
+				var n float64
+				for _, v := range g[k][t] {
+					n += v * v
+				}
+				norms += math.Sqrt(n)
+			}
+		}
+	}
+	if m := norms / float64(c*(c-1)); math.Abs(m-cfg.ContextSeparation) > 1e-9 {
+		t.Errorf("mean shift norm %v, want %v", m, cfg.ContextSeparation)
+	}
+}

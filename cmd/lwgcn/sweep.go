@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+func init() {
+	register(command{name: "sweep", summary: "synthetic homophily sweep (Fig. 2): accuracy vs h at several degrees, resumable", run: runSweep})
+}
+
+func parseFloats(flagName, s string) ([]float64, error) {
+	// "a:b:step" or "a,b,c"
+	if parts := strings.Split(s, ":"); len(parts) == 3 {
+		var v [3]float64
+		for i, p := range parts {
+			f, err := strconv.ParseFloat(p, 64)
+			if err != nil {
+				return nil, fmt.Errorf("-%s %q: %q is not a number", flagName, s, p)
+			}
+			v[i] = f
+		}
+		if v[2] <= 0 || v[1] < v[0] {
+			return nil, fmt.Errorf("-%s %q: want start:stop:step with step > 0", flagName, s)
+		}
+		var out []float64
+		for x := v[0]; x <= v[1]+1e-9; x += v[2] {
+			out = append(out, float64(int64(x*1000+0.5))/1000)
+		}
+		return out, nil
+	}
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, fmt.Errorf("-%s %q: %q is not a number", flagName, s, p)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func runSweep(args []string) error {
+	fs := newFlagSet("sweep", "[flags]")
+	base := fs.String("base", "chameleon", `base graph: a dataset for the paper's Algorithm 2 (chameleon, squirrel, crocodile, ...) or "csbm"`)
+	hs := fs.String("h", "0:0.9:0.1", `homophily values: "start:stop:step" or a list`)
+	degrees := fs.String("degrees", "5,10,20", "average degrees")
+	methods := fs.String("methods", strings.Join(experiments.SweepMethods, ","), "methods")
+	epochs := fs.Int("epochs", 0, "override the epochs (0: each method's reference)")
+	maxRuns := fs.Int("max-runs", 0, "run only the first N splits at each point (0: all 10)")
+	seed := fs.Uint64("seed", 1, "graph generator seed")
+	quick := fs.Bool("quick", false, "quick mode: h 0,0.2,0.5,0.9, degree 10, 2 splits, 60 epochs, into results/quick/")
+	out := fs.String("results", "", "results file (default results/sweep.json)")
+	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
+	cache := fs.String("cache", "", "dataset cache directory")
+	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns,
+		DatasetOptions: datasetOptions(*mirror, *cache), Log: func(s string) { fmt.Println(s) },
+		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
+	var err error
+	if spec.Hs, err = parseFloats("h", *hs); err != nil {
+		return err
+	}
+	if spec.Degrees, err = parseFloats("degrees", *degrees); err != nil {
+		return err
+	}
+	spec.Override.Epochs = *epochs
+	if *quick {
+		spec.Hs, spec.Degrees, spec.MaxRuns, spec.Override.Epochs, spec.Tag = []float64{0, 0.2, 0.5, 0.9}, []float64{10}, 2, 60, "quick"
+		spec.ResultsPath = filepath.Join(resultsDir(), "quick", "sweep.json")
+	}
+	if *out != "" {
+		spec.ResultsPath = *out
+	}
+	if !*quiet {
+		spec.Progress = train.NewTerminal(os.Stderr)
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, info)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	file, err := experiments.SweepHomophily(ctx, b, info, spec)
+	if err != nil {
+		return err
+	}
+	fmt.Print(experiments.SweepMarkdown(file.Runs(), spec.Base))
+	return nil
+}
