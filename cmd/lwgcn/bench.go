@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
@@ -14,7 +15,7 @@ import (
 )
 
 func init() {
-	register(command{name: "bench", summary: "time one training epoch of each model at the datasets' sizes (results/bench.json)", run: runBench})
+	register(command{name: "bench", summary: "time full LW-GCN epochs on the real datasets and one epoch of each layer (results/bench*.json)", run: runBench})
 }
 
 func runBench(args []string) error {
@@ -23,6 +24,10 @@ func runBench(args []string) error {
 	benchTime := fs.Duration("benchtime", 2*time.Second, "minimum measuring time per case")
 	out := fs.String("out", "", "output JSON (default results/bench.json in the repository; \"-\" for stdout only)")
 	list := fs.Bool("list", false, "list the cases and exit")
+	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
+	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
+	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
+	cache := fs.String("cache", "", "dataset cache directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -38,6 +43,22 @@ func runBench(args []string) error {
 		return err
 	}
 	fmt.Fprintln(os.Stderr, info)
+	path := *out
+	if path == "" {
+		root := buildinfo.SourceDir()
+		if root == "" {
+			return fmt.Errorf("not inside the lwgcn repository: pass -out")
+		}
+		path = filepath.Join(root, "results", "bench.json")
+	}
+	if *lw != "" {
+		if err := benchLWGCN(b, info, strings.Split(*lw, ","), *benchTime, datasetOptions(*mirror, *cache), benchLWGCNPath(path)); err != nil {
+			return err
+		}
+	}
+	if *lwOnly {
+		return nil
+	}
 	rep, err := bench.Run(b, info, cases, bench.Options{Filter: *filter, MinTime: *benchTime,
 		Log: func(s string) { fmt.Println(s) }})
 	if err != nil {
@@ -46,16 +67,8 @@ func runBench(args []string) error {
 	if len(rep.Cases) == 0 {
 		return fmt.Errorf("no case matches -filter %q (see -list)", *filter)
 	}
-	path := *out
 	if path == "-" {
 		return json.NewEncoder(os.Stdout).Encode(rep)
-	}
-	if path == "" {
-		root := buildinfo.SourceDir()
-		if root == "" {
-			return fmt.Errorf("not inside the lwgcn repository: pass -out")
-		}
-		path = filepath.Join(root, "results", "bench.json")
 	}
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gomlx/compute"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// benchLWGCN times one full LW-GCN epoch on each dataset with the reference
+// settings and writes the table to path (results/bench-lwgcn.json).
+func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime time.Duration, opts []datasets.Option, path string) error {
+	ctx := context.Background()
+	var rows []experiments.EpochBench
+	for _, name := range names {
+		g, err := experiments.LoadGraph(ctx, name, opts...)
+		if err != nil {
+			return err
+		}
+		cfg := lwgcn.Defaults(name)
+		r, err := lwgcn.NewRunner(b, info, g, cfg, nil)
+		if err != nil {
+			return err
+		}
+		t, err := r.MeasureEpoch(ctx, minTime)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		row := experiments.EpochBench{Dataset: name, MsPerEpoch: t.MsPerEpoch, CPUMs: t.CPUMsPerEpoch, PeakRSS: t.PeakRSSBytes,
+			Epochs: t.Epochs, Provenance: results.NewProvenance(info.Name)}
+		rows = append(rows, row)
+		target := experiments.PyTorchEpochMs[name]
+		fmt.Printf("lwgcn epoch %-10s %8.1f ms/epoch (cpu %7.1f, peak RSS %4.0f MiB); authors' PyTorch %4.0f ms: %.1fx (goal %gx)\n",
+			name, t.MsPerEpoch, t.CPUMsPerEpoch, float64(t.PeakRSSBytes)/(1<<20), target.Ms, target.Ms/t.MsPerEpoch, target.Goal)
+	}
+	if path == "-" {
+		return json.NewEncoder(os.Stdout).Encode(rows)
+	}
+	data, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := results.WriteFileAtomic(path, append(data, '\n')); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	return nil
+}
+
+// benchLWGCNPath is results/bench-lwgcn.json beside the suite's output.
+func benchLWGCNPath(suitePath string) string {
+	if suitePath == "-" {
+		return "-"
+	}
+	return filepath.Join(filepath.Dir(suitePath), "bench-lwgcn.json")
+}

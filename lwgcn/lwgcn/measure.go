@@ -1,0 +1,100 @@
+package lwgcn
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// EpochTiming is the measured cost of one full LW-GCN epoch: f_C and f_G
+// forward, backward and update, the evaluation forward of both and the
+// selection step (one compiled call).
+type EpochTiming struct {
+	Epochs     int
+	MsPerEpoch float64
+	// CPUMsPerEpoch is the process CPU time (all threads) per epoch.
+	CPUMsPerEpoch float64
+	// PeakRSSBytes is the process's peak resident memory (Linux VmHWM), 0
+	// where unavailable.
+	PeakRSSBytes uint64
+}
+
+// PrepareEpochs trains f_P on split 0 and prepares the main model's run:
+// each Epoch call of the result is one full LW-GCN epoch (for benchmarks).
+func (r *Runner) PrepareEpochs(ctx context.Context) (*train.EpochRunner, error) {
+	run := train.Run{Split: 0, Seed: DefaultSeed}
+	pr, err := r.pseudo.RunOne(ctx, run)
+	if err != nil {
+		return nil, err
+	}
+	r.labels, err = r.argmaxLabels(pr.LogProbs, r.g.Splits()[0])
+	pr.Finalize()
+	if err != nil {
+		return nil, err
+	}
+	return r.main.PrepareRun(run)
+}
+
+// MeasureEpoch times full epochs (PrepareEpochs) for at least minTime and
+// three epochs, after one warm-up epoch.
+func (r *Runner) MeasureEpoch(ctx context.Context, minTime time.Duration) (EpochTiming, error) {
+	er, err := r.PrepareEpochs(ctx)
+	if err != nil {
+		return EpochTiming{}, err
+	}
+	if _, err := er.Epoch(); err != nil { // warm-up
+		return EpochTiming{}, err
+	}
+	resetPeakRSS()
+	runtime.GC()
+	cpu0 := cpuTime()
+	start := time.Now()
+	n := 0
+	for n < 3 || time.Since(start) < minTime {
+		if err := ctx.Err(); err != nil {
+			return EpochTiming{}, err
+		}
+		if _, err := er.Epoch(); err != nil {
+			return EpochTiming{}, fmt.Errorf("lwgcn: timing epoch %d: %w", n+1, err)
+		}
+		n++
+	}
+	wall := time.Since(start)
+	return EpochTiming{Epochs: n, MsPerEpoch: float64(wall.Microseconds()) / 1000 / float64(n),
+		CPUMsPerEpoch: float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(n), PeakRSSBytes: peakRSS()}, nil
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// resetPeakRSS resets Linux's VmHWM (writing 5 to clear_refs).
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+func peakRSS() uint64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if len(f) >= 1 {
+				kb, _ := strconv.ParseUint(f[0], 10, 64)
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
