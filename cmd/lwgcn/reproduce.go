@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	register(command{name: "reproduce", summary: "run the paper's tables (table2, table3, refine) into results/, resumable", run: runReproduce})
+	register(command{name: "reproduce", summary: "run the paper's tables (table2, table3, refine, depth) into results/, resumable", run: runReproduce})
 }
 
 // Experiment definitions: datasets and methods of each table.
@@ -33,6 +33,11 @@ var reproductions = map[string]struct {
 		datasets: []string{"cora", "citeseer", "texas", "chameleon", "squirrel"},
 		methods:  []string{"lwgcn-p", "lwgcn-g", "lwgcn-gcn"},
 		about:    `ablation (Table 3): LW-GCN\P, LW-GCN\G, LW-GCN_GCN (MLP, GCN, GCNII and LW-GCN come from table2)`,
+	},
+	"depth": {
+		datasets: []string{"texas", "chameleon", "squirrel"},
+		methods:  []string{"lwgcn", "gcn"},
+		about:    "depth sensitivity (appendix figure on layers): f_C depth 2-6 for LW-GCN, 2-6 layers for GCN",
 	},
 	"refine": {
 		datasets: []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel"},
@@ -61,7 +66,7 @@ func datasetOptions(mirror, cache string) []datasets.Option {
 }
 
 func runReproduce(args []string) error {
-	fs := newFlagSet("reproduce", "table2|table3|refine [flags]")
+	fs := newFlagSet("reproduce", "table2|table3|refine|depth [flags]")
 	dsFlag := fs.String("datasets", "", "comma-separated datasets (default: the table's)")
 	mFlag := fs.String("methods", "", "comma-separated methods (default: the table's; see -list)")
 	quick := fs.Bool("quick", false, "quick mode: 40 epochs, 2 runs per dataset, into results/quick/")
@@ -95,11 +100,11 @@ func runReproduce(args []string) error {
 	}
 	if table == "" {
 		fs.Usage()
-		return fmt.Errorf("name one table: table2, table3 or refine")
+		return fmt.Errorf("name one table: table2, table3, refine or depth")
 	}
 	def, ok := reproductions[table]
 	if !ok {
-		return fmt.Errorf("unknown table %q (want table2, table3 or refine)", table)
+		return fmt.Errorf("unknown table %q (want table2, table3, refine or depth)", table)
 	}
 	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
 		DatasetOptions: datasetOptions(*mirror, *cache), Log: os.Stdout, MaxRuns: *maxRuns}
@@ -131,7 +136,12 @@ func runReproduce(args []string) error {
 	fmt.Fprintf(os.Stderr, "%s: %s\nresults: %s (resumes: recorded runs are skipped)\n", table, def.about, spec.ResultsPath)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if _, err := experiments.Run(ctx, b, info, spec); err != nil {
+	if table == "depth" {
+		_, err = experiments.Depth(ctx, b, info, spec, experiments.DepthLayers)
+	} else {
+		_, err = experiments.Run(ctx, b, info, spec)
+	}
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "done; `lwgcn results` regenerates docs/RESULTS.md\n")

@@ -41,6 +41,52 @@ func Grid(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, 
 	return file, nil
 }
 
+// DepthLayers are the depths of the paper's layer-sensitivity figure.
+var DepthLayers = []int{2, 3, 4, 5, 6}
+
+// Depth runs spec once per depth (Overrides.Layers) into spec.ResultsPath,
+// resuming recorded runs: the appendix figure "Impacts of label-wise
+// aggregation layers".
+func Depth(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, layers []int) (*results.File, error) {
+	var file *results.File
+	for _, l := range layers {
+		s := spec
+		s.Override.Layers = l
+		var err error
+		if file, err = Run(ctx, b, info, s); err != nil {
+			return file, err
+		}
+	}
+	return file, nil
+}
+
+// DepthCurves groups depth runs into, per dataset and method, accuracy
+// against the number of layers (Params "layers").
+func DepthCurves(runs []results.Run) map[string]map[string]map[int]results.Stat {
+	acc := map[string]map[string]map[int][]float64{}
+	for _, r := range runs {
+		if acc[r.Dataset] == nil {
+			acc[r.Dataset] = map[string]map[int][]float64{}
+		}
+		if acc[r.Dataset][r.Model] == nil {
+			acc[r.Dataset][r.Model] = map[int][]float64{}
+		}
+		l := int(r.Params["layers"])
+		acc[r.Dataset][r.Model][l] = append(acc[r.Dataset][r.Model][l], 100*r.TestAcc)
+	}
+	out := map[string]map[string]map[int]results.Stat{}
+	for d, byM := range acc {
+		out[d] = map[string]map[int]results.Stat{}
+		for m, byL := range byM {
+			out[d][m] = map[int]results.Stat{}
+			for l, xs := range byL {
+				out[d][m][l] = results.MeanStd(xs)
+			}
+		}
+	}
+	return out
+}
+
 // GridCell is one (hidden, weight decay) configuration's mean accuracies.
 type GridCell struct {
 	Hidden      int

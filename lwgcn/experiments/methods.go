@@ -43,8 +43,11 @@ type Method interface {
 // Overrides adjust a method's reference configuration (grid search, quick
 // runs). Zero values keep the reference.
 type Overrides struct {
-	Epochs      int
-	Hidden      int
+	Epochs int
+	Hidden int
+	// Layers is the depth: LW-GCN's label-wise layers of f_C, a baseline's
+	// Layers (GCN and GCNII depth).
+	Layers      int
 	WeightDecay float64 // < 0 means 0 (0 keeps the reference)
 }
 
@@ -125,6 +128,9 @@ func init() {
 			if o := env.Override; o.Hidden > 0 {
 				cfg.Hidden = o.Hidden
 			}
+			if o := env.Override; o.Layers > 0 {
+				cfg.Layers = o.Layers
+			}
 			if o := env.Override; o.WeightDecay != 0 {
 				cfg.WeightDecay = max(o.WeightDecay, 0)
 			}
@@ -201,6 +207,9 @@ func newZooMethod(name string, env Env) (Method, error) {
 	}
 	if o := env.Override; o.Hidden > 0 {
 		h.Hidden = o.Hidden
+	}
+	if o := env.Override; o.Layers > 0 {
+		h.Layers = o.Layers
 	}
 	if o := env.Override; o.WeightDecay != 0 {
 		h.WeightDecay = max(o.WeightDecay, 0)
