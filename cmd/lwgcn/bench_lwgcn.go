@@ -21,7 +21,7 @@ import (
 // settings and writes the table to path (results/bench-lwgcn.json).
 func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime time.Duration, opts []datasets.Option, path string) error {
 	ctx := context.Background()
-	var rows []experiments.EpochBench
+	var rows []results.EpochBench
 	for _, name := range names {
 		g, err := experiments.LoadGraph(ctx, name, opts...)
 		if err != nil {
@@ -36,7 +36,7 @@ func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime ti
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		row := experiments.EpochBench{Dataset: name, MsPerEpoch: t.MsPerEpoch, CPUMs: t.CPUMsPerEpoch, PeakRSS: t.PeakRSSBytes,
+		row := results.EpochBench{Dataset: name, MsPerEpoch: t.MsPerEpoch, CPUMs: t.CPUMsPerEpoch, PeakRSS: t.PeakRSSBytes,
 			Epochs: t.Epochs, Provenance: results.NewProvenance(info.Name)}
 		rows = append(rows, row)
 		target := experiments.PyTorchEpochMs[name]

@@ -222,27 +222,14 @@ var PyTorchEpochMs = map[string]struct{ Ms, Goal float64 }{
 	"texas": {16, 3}, "chameleon": {340, 10}, "squirrel": {1750, 10}, "cora": {350, 2},
 }
 
-// EpochBench is one measured full LW-GCN epoch (results/bench-lwgcn.json).
-type EpochBench struct {
-	Dataset    string             `json:"dataset"`
-	MsPerEpoch float64            `json:"ms_per_epoch"`
-	CPUMs      float64            `json:"cpu_ms_per_epoch"`
-	PeakRSS    uint64             `json:"peak_rss_bytes"`
-	Epochs     int                `json:"epochs_measured"`
-	Provenance results.Provenance `json:"provenance"`
-}
-
 func speedSection(dir string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "bench-lwgcn.json"))
-	if errors.Is(err, fs.ErrNotExist) {
+	path := filepath.Join(dir, "bench-lwgcn.json")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
+	rows, err := results.ReadEpochBench(path)
 	if err != nil {
 		return "", err
-	}
-	var rows []EpochBench
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return "", fmt.Errorf("bench-lwgcn.json: %w", err)
 	}
 	var b strings.Builder
 	b.WriteString("## Speed: one full LW-GCN epoch\n\n")

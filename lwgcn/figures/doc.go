@@ -16,7 +16,17 @@
 //     per-class moments, the paper's variance approximation, the bound and
 //     its condition), for notebooks/03-theorem2.ipynb;
 //   - probe.go: the empirical discriminability probe (theory.Discriminability)
-//     over graphs of different homophily.
+//     over graphs of different homophily;
+//   - tables.go: dataset statistics and homophily (GraphStatsTable), the class
+//     compatibility matrix, per-split tables and bars, per-epoch curves, the
+//     refinement and speed tables and provenance lines, for notebooks 01, 05
+//     and 07;
+//   - homophilysweep.go: accuracy against homophily from sweep runs
+//     (SweepPoints, SweepFigure), Algorithm 2's realised against target values,
+//     and accuracy against depth (DepthFigure), for notebooks 04, 06 and 07;
+//   - representations.go: Fig. 4's similarity histograms and the neighbour
+//     similarity matrices of lwgcn/analysis (NeighbourSimilarityFigure), with
+//     Row, which sets figures side by side in one SVG, for notebook 06.
 //
 // Conventions: "ratio" is the one-dimensional Fisher ratio of package theory,
 // Delta^2/((Var_i+Var_j)/2) (pooled), unless a name says RatioI, the paper's

@@ -32,7 +32,7 @@ func init() {
 		Name: "gcn", Title: "GCN", Paper: "Kipf & Welling, ICLR 2017 (pygcn settings: 64 hidden, dropout 0.5, lr 0.01, wd 5e-4)",
 		Defaults: base,
 		Build: func(h Hyper) (nn.Model, Training, error) {
-			return nn.GCN{Hidden: h.Hidden, Dropout: h.Dropout}, Training{}, nil
+			return nn.GCN{Hidden: h.Hidden, Dropout: h.Dropout, Layers: h.Layers}, Training{}, nil
 		},
 		Graph: Undirected,
 	})
