@@ -33,9 +33,10 @@ report: notebooks
 build:
 	$(GO) build -o $(BIN)/lwgcn ./cmd/lwgcn
 
-# The README's test command: vet, unit tests, a short run of every fuzz target, and
-# the Jupyter side (kernel install, notebook runner, kernel protocol).
-test: vet unit fuzz-smoke kernel-test
+# The README's test command: vet, unit tests, a short run of every fuzz target, the
+# Jupyter side (kernel install, notebook runner, kernel protocol) and every
+# notebook in quick mode.
+test: vet unit fuzz-smoke kernel-test notebooks-test
 
 vet:
 	$(GO) vet ./...

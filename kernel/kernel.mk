@@ -6,6 +6,7 @@
 #   make notebooks QUICK=1       ... with LWGCN_QUICK=1 (small epochs/splits/sweeps)
 #   make notebooks NOTEBOOKS="notebooks/a.ipynb" NB_TIMEOUT=600 REPORT=/tmp/r
 #   make kernel-test             runner + protocol tests, in the isolated Jupyter dir build/jupyter
+#   make notebooks-test          every notebook in quick mode in build/jupyter (part of make test)
 #
 # The kernelspec goes to Jupyter's user data dir unless JUPYTER_DATA_DIR is set
 # (CI and kernel-test use $(CURDIR)/build/jupyter).
@@ -18,7 +19,7 @@ QUICK ?=
 KERNEL_TEST_JUPYTER_DIR ?= $(CURDIR)/build/jupyter
 KERNEL_TEST_TIMEOUT ?= 900
 
-.PHONY: kernel kernel-uninstall notebooks notebooks-quick kernel-test
+.PHONY: kernel kernel-uninstall notebooks notebooks-quick notebooks-test kernel-test
 
 kernel:
 	bash kernel/install.sh
@@ -37,3 +38,10 @@ kernel-test:
 	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/install.sh
 	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) timeout --kill-after=30 $(KERNEL_TEST_TIMEOUT) \
 	  $(KERNEL_PY) kernel/test_kernel.py -v
+
+# Part of `make test`: every notebook in quick mode, in the isolated Jupyter
+# dir, report in build/report-quick; fails if any cell errs.
+notebooks-test:
+	mkdir -p $(KERNEL_TEST_JUPYTER_DIR)
+	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/install.sh
+	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/run.sh --timeout $(NB_TIMEOUT) --out build/report-quick --quick $(NOTEBOOKS)
