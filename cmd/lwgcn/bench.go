@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
-	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train/bench"
 )
 
@@ -26,8 +24,7 @@ func runBench(args []string) error {
 	list := fs.Bool("list", false, "list the cases and exit")
 	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
-	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
-	cache := fs.String("cache", "", "dataset cache directory")
+	data := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -52,7 +49,7 @@ func runBench(args []string) error {
 		path = filepath.Join(root, "results", "bench.json")
 	}
 	if *lw != "" {
-		if err := benchLWGCN(b, info, strings.Split(*lw, ","), *benchTime, datasetOptions(*mirror, *cache), benchLWGCNPath(path)); err != nil {
+		if err := benchLWGCN(b, info, strings.Split(*lw, ","), *benchTime, data.options(), benchLWGCNPath(path)); err != nil {
 			return err
 		}
 	}
@@ -67,16 +64,5 @@ func runBench(args []string) error {
 	if len(rep.Cases) == 0 {
 		return fmt.Errorf("no case matches -filter %q (see -list)", *filter)
 	}
-	if path == "-" {
-		return json.NewEncoder(os.Stdout).Encode(rep)
-	}
-	data, err := json.MarshalIndent(rep, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := results.WriteFileAtomic(path, append(data, '\n')); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
-	return nil
+	return writeJSON(path, rep)
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -43,18 +41,7 @@ func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime ti
 		fmt.Printf("lwgcn epoch %-10s %8.1f ms/epoch (cpu %7.1f, peak RSS %4.0f MiB); authors' PyTorch %4.0f ms: %.1fx (goal %gx)\n",
 			name, t.MsPerEpoch, t.CPUMsPerEpoch, float64(t.PeakRSSBytes)/(1<<20), target.Ms, target.Ms/t.MsPerEpoch, target.Goal)
 	}
-	if path == "-" {
-		return json.NewEncoder(os.Stdout).Encode(rows)
-	}
-	data, err := json.MarshalIndent(rows, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := results.WriteFileAtomic(path, append(data, '\n')); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
-	return nil
+	return writeJSON(path, rows)
 }
 
 // benchLWGCNPath is results/bench-lwgcn.json beside the suite's output.

@@ -33,20 +33,13 @@ type datasetRow struct {
 
 func runDatasets(args []string) error {
 	fs := newFlagSet("datasets", "[flags] [name ...]")
-	mirror := fs.String("mirror", "", "mirror base URL or directory (default $LWGCN_MIRROR; canonical hosts when empty)")
-	cache := fs.String("cache", "", "cache directory (default $LWGCN_DATA, else data/cache in the repository)")
+	data := addDataFlags(fs)
 	all := fs.Bool("all", false, "download and include every registered dataset, not only those available locally")
 	doc := fs.String("doc", "", "also write the table as a Markdown page to this file (e.g. docs/DATASETS.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	var opts []datasets.Option
-	if *mirror != "" {
-		opts = append(opts, datasets.WithMirror(*mirror))
-	}
-	if *cache != "" {
-		opts = append(opts, datasets.WithCacheDir(*cache))
-	}
+	opts := data.options()
 	names := fs.Args()
 	if len(names) == 0 {
 		if *all {

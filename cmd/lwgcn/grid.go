@@ -1,17 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
-	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 func init() {
@@ -27,8 +23,7 @@ func runGrid(args []string) error {
 	epochs := fs.Int("epochs", 0, "override the epochs")
 	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset")
 	out := fs.String("results", "", "results file (default results/grid.json)")
-	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
-	cache := fs.String("cache", "", "dataset cache directory")
+	data := addDataFlags(fs)
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -54,23 +49,19 @@ func runGrid(args []string) error {
 		wds = append(wds, v)
 	}
 	spec := experiments.Spec{Experiment: "grid", Datasets: strings.Split(*dsFlag, ","), Methods: strings.Split(*mFlag, ","),
-		DatasetOptions: datasetOptions(*mirror, *cache), Log: os.Stdout, MaxRuns: *maxRuns,
+		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns,
 		ResultsPath: filepath.Join(resultsDir(), "grid.json")}
 	spec.Override.Epochs = *epochs
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
-	if !*quiet {
-		spec.Progress = train.NewTerminal(os.Stderr)
-	}
-	b, info, err := backend.Shared()
+	s, err := newSession(*quiet)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, info)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	file, err := experiments.Grid(ctx, b, info, spec, hidden, wds)
+	defer s.stop()
+	spec.Progress = s.progress
+	file, err := experiments.Grid(s.ctx, s.backend, s.info, spec, hidden, wds)
 	if err != nil {
 		return err
 	}

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
-	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
-	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
-	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 func init() {
@@ -54,17 +49,6 @@ func resultsDir() string {
 	return "results"
 }
 
-func datasetOptions(mirror, cache string) []datasets.Option {
-	var opts []datasets.Option
-	if mirror != "" {
-		opts = append(opts, datasets.WithMirror(mirror))
-	}
-	if cache != "" {
-		opts = append(opts, datasets.WithCacheDir(cache))
-	}
-	return opts
-}
-
 func runReproduce(args []string) error {
 	fs := newFlagSet("reproduce", "table2|table3|refine|depth [flags]")
 	dsFlag := fs.String("datasets", "", "comma-separated datasets (default: the table's)")
@@ -73,8 +57,7 @@ func runReproduce(args []string) error {
 	epochs := fs.Int("epochs", 0, "override the epochs of every method")
 	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset")
 	out := fs.String("results", "", "results file (default results/<table>.json)")
-	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
-	cache := fs.String("cache", "", "dataset cache directory")
+	data := addDataFlags(fs)
 	list := fs.Bool("list", false, "list the tables and methods and exit")
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
 	// The table name may come before the flags.
@@ -107,7 +90,7 @@ func runReproduce(args []string) error {
 		return fmt.Errorf("unknown table %q (want table2, table3, refine or depth)", table)
 	}
 	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
-		DatasetOptions: datasetOptions(*mirror, *cache), Log: os.Stdout, MaxRuns: *maxRuns}
+		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns}
 	if *dsFlag != "" {
 		spec.Datasets = strings.Split(*dsFlag, ",")
 	}
@@ -125,21 +108,17 @@ func runReproduce(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
-	if !*quiet {
-		spec.Progress = train.NewTerminal(os.Stderr)
-	}
-	b, info, err := backend.Shared()
+	s, err := newSession(*quiet)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, info)
+	defer s.stop()
+	spec.Progress = s.progress
 	fmt.Fprintf(os.Stderr, "%s: %s\nresults: %s (resumes: recorded runs are skipped)\n", table, def.about, spec.ResultsPath)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	if table == "depth" {
-		_, err = experiments.Depth(ctx, b, info, spec, experiments.DepthLayers)
+		_, err = experiments.Depth(s.ctx, s.backend, s.info, spec, experiments.DepthLayers)
 	} else {
-		_, err = experiments.Run(ctx, b, info, spec)
+		_, err = experiments.Run(s.ctx, s.backend, s.info, spec)
 	}
 	if err != nil {
 		return err

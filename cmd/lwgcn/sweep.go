@@ -1,17 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
-	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 func init() {
@@ -60,14 +55,13 @@ func runSweep(args []string) error {
 	seed := fs.Uint64("seed", 1, "graph generator seed")
 	quick := fs.Bool("quick", false, "quick mode: h 0,0.2,0.5,0.9, degree 10, 2 splits, 60 epochs, into results/quick/")
 	out := fs.String("results", "", "results file (default results/sweep.json)")
-	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
-	cache := fs.String("cache", "", "dataset cache directory")
+	data := addDataFlags(fs)
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns,
-		DatasetOptions: datasetOptions(*mirror, *cache), Log: func(s string) { fmt.Println(s) },
+		DatasetOptions: data.options(), Log: func(s string) { fmt.Println(s) },
 		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
 	var err error
 	if spec.Hs, err = parseFloats("h", *hs); err != nil {
@@ -84,17 +78,13 @@ func runSweep(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
-	if !*quiet {
-		spec.Progress = train.NewTerminal(os.Stderr)
-	}
-	b, info, err := backend.Shared()
+	s, err := newSession(*quiet)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, info)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	file, err := experiments.SweepHomophily(ctx, b, info, spec)
+	defer s.stop()
+	spec.Progress = s.progress
+	file, err := experiments.SweepHomophily(s.ctx, s.backend, s.info, spec)
 	if err != nil {
 		return err
 	}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -58,8 +56,7 @@ func runTrain(args []string) error {
 	gcniiLayers := fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII)")
 	variant := fs.String("variant", "", "LW-GCN: f_C architecture, dense or small (default: the dataset's)")
 	refine := fs.Int("refine", 0, "LW-GCN: pseudo-label refinement rounds (beyond the paper)")
-	mirror := fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)")
-	cache := fs.String("cache", "", "dataset cache directory (default $LWGCN_DATA, else data/cache)")
+	data := addDataFlags(fs)
 	rowNorm := fs.String("row-normalize", "auto", `features: "auto" (the standard preprocessing: Planetoid rows sum to 1), "yes", "no"`)
 	checkpoint := fs.String("checkpoint", "", "checkpoint directory for baselines (resume runs found there)")
 	resultsPath := fs.String("results", "", "record the runs in this results JSON file")
@@ -74,14 +71,13 @@ func runTrain(args []string) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 
-	b, info, err := backend.Shared()
+	s, err := newSession(*quiet)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(os.Stderr, info)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	g, err := experiments.LoadGraph(ctx, *dataset, datasetOptions(*mirror, *cache)...)
+	defer s.stop()
+	b, info, ctx, progress := s.backend, s.info, s.ctx, s.progress
+	g, err := experiments.LoadGraph(ctx, *dataset, data.options()...)
 	if err != nil {
 		return err
 	}
@@ -104,11 +100,6 @@ func runTrain(args []string) error {
 			return err
 		}
 	}
-	var progress train.Progress = train.NewTerminal(os.Stderr)
-	if *quiet {
-		progress = train.Silent{}
-	}
-
 	var run func(split int, seed int64) (splitOutcome, error)
 	var describe, config string
 	if mk, ok := lwgcnVariants[*modelName]; ok {

@@ -51,6 +51,22 @@ type Overrides struct {
 	WeightDecay float64 // < 0 means 0 (0 keeps the reference)
 }
 
+// apply sets the overridden settings.
+func (o Overrides) apply(epochs, hidden, layers *int, weightDecay *float64) {
+	if o.Epochs > 0 {
+		*epochs = o.Epochs
+	}
+	if o.Hidden > 0 {
+		*hidden = o.Hidden
+	}
+	if o.Layers > 0 {
+		*layers = o.Layers
+	}
+	if o.WeightDecay != 0 {
+		*weightDecay = max(o.WeightDecay, 0)
+	}
+}
+
 // Env is what a method factory gets.
 type Env struct {
 	Backend  compute.Backend
@@ -122,18 +138,7 @@ func init() {
 	for name, f := range variants {
 		RegisterMethod(name, func(env Env) (Method, error) {
 			cfg := f(lwgcn.Defaults(env.Dataset))
-			if o := env.Override; o.Epochs > 0 {
-				cfg.Epochs = o.Epochs
-			}
-			if o := env.Override; o.Hidden > 0 {
-				cfg.Hidden = o.Hidden
-			}
-			if o := env.Override; o.Layers > 0 {
-				cfg.Layers = o.Layers
-			}
-			if o := env.Override; o.WeightDecay != 0 {
-				cfg.WeightDecay = max(o.WeightDecay, 0)
-			}
+			env.Override.apply(&cfg.Epochs, &cfg.Hidden, &cfg.Layers, &cfg.WeightDecay)
 			r, err := lwgcn.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
 			if err != nil {
 				return nil, err
@@ -202,18 +207,7 @@ type zooMethod struct {
 func newZooMethod(name string, env Env) (Method, error) {
 	e, _ := zoo.Lookup(name)
 	h := e.Defaults(env.Dataset)
-	if o := env.Override; o.Epochs > 0 {
-		h.Epochs = o.Epochs
-	}
-	if o := env.Override; o.Hidden > 0 {
-		h.Hidden = o.Hidden
-	}
-	if o := env.Override; o.Layers > 0 {
-		h.Layers = o.Layers
-	}
-	if o := env.Override; o.WeightDecay != 0 {
-		h.WeightDecay = max(o.WeightDecay, 0)
-	}
+	env.Override.apply(&h.Epochs, &h.Hidden, &h.Layers, &h.WeightDecay)
 	t, err := zoo.NewTrainer(env.Backend, env.Info, env.Graph, name, h, env.Progress)
 	if err != nil {
 		return nil, err

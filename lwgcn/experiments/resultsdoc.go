@@ -354,12 +354,7 @@ func depthSection(dir string) (string, error) {
 	b.WriteString("Test accuracy against the number of layers: the label-wise layers of f_C for LW-GCN (f_G unchanged),\n")
 	b.WriteString("the GCN layers for GCN (`lwgcn reproduce depth`). The paper finds LW-GCN insensitive to depth and\n")
 	b.WriteString("GCN degrading with it.\n\n")
-	var latest results.Provenance
-	for _, r := range runs {
-		if r.Provenance.Date > latest.Date {
-			latest = r.Provenance
-		}
-	}
+	latest := latestProvenance(runs)
 	for _, d := range sortedKeys(curves) {
 		layers := map[int]bool{}
 		for _, byL := range curves[d] {

@@ -324,12 +324,7 @@ func sweepSection(dir string) (string, error) {
 	b.WriteString("recorded with every run) and models trained on each (`lwgcn sweep`). The paper used Crocodile, whose\n")
 	b.WriteString("features are not here; LW-GCN\\G is label-wise aggregation without model selection, as in the paper's\n")
 	b.WriteString("appendix. The paper reports GCN worst near h = 1/C and LW-GCN\\G about 10 points ahead at h = 0.2.\n\n")
-	var latest results.Provenance
-	for _, r := range runs {
-		if r.Provenance.Date > latest.Date {
-			latest = r.Provenance
-		}
-	}
+	latest := latestProvenance(runs)
 	for _, base := range sortedKeys(bases) {
 		b.WriteString(SweepMarkdown(runs, base))
 	}

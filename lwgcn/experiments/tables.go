@@ -223,3 +223,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// latestProvenance is the provenance of the most recent run.
+func latestProvenance(runs []results.Run) results.Provenance {
+	var latest results.Provenance
+	for _, r := range runs {
+		if r.Provenance.Date > latest.Date {
+			latest = r.Provenance
+		}
+	}
+	return latest
+}
