@@ -26,12 +26,19 @@ type GCNII struct {
 // Name implements Model.
 func (m GCNII) Name() string { return "gcnii" }
 
-// Prepare implements Model: features, labels and Â.
+// Prepare implements Model: features, labels and Â (with its sorted
+// layout, see SpMat.SortedPadded).
 func (m GCNII) Prepare(g *graph.Graph, in *Inputs) error {
 	if err := AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddGCNAdjacency(in, g)
+	if err := AddGCNAdjacency(in, g); err != nil {
+		return err
+	}
+	if in.sparse[InputGCNAdj] == nil {
+		return nil // tensors set some other way: plain layout only
+	}
+	return in.SetSparseSorted(InputGCNAdj)
 }
 
 // Forward implements Model; it returns log-probabilities.
@@ -39,12 +46,42 @@ func (m GCNII) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
 	adj := in.Sparse(InputGCNAdj).ForPass(train)
 	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
 	h0 := ReLU(SparseLinear(scope.In("fc0"), x, m.Hidden, true))
-	alphaH0 := MulScalar(h0, m.Alpha)
-	h := h0
+	view, sorted := adj.SortedPadded()
+	if !sorted {
+		alphaH0 := MulScalar(h0, m.Alpha)
+		h := h0
+		for l := 1; l <= m.Layers; l++ {
+			h = Dropout(scope, h, m.Dropout, train)
+			h = ReLU(GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
+		}
+		h = Dropout(scope, h, m.Dropout, train)
+		return LogSoftmax(Linear(scope.In("fc1"), h, numClasses(in), true), -1)
+	}
+	// The layers run on the sorted-padded form (see SpMat.SortedPadded),
+	// with Â = diag(r) B diag(c) and the node matrices kept as c ⊙ h: since
+	// c > 0, c ⊙ ReLU(S W) = ReLU((c ⊙ S) W) and c ⊙ dropout(h) =
+	// dropout(c ⊙ h), so each layer scales its product once (by c·r)
+	// instead of twice.
+	h := view.ToSortedPadded(h0)
+	folded := view
+	if cs := view.ColScale; cs != nil {
+		f := *view
+		f.RowScale, f.ColScale = cs, nil
+		if view.RowScale != nil {
+			f.RowScale = Mul(view.RowScale, cs)
+		}
+		folded = &f
+		h = Mul(h, cs)
+	}
+	alphaH0 := MulScalar(h, m.Alpha)
 	for l := 1; l <= m.Layers; l++ {
 		h = Dropout(scope, h, m.Dropout, train)
-		h = ReLU(GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
+		h = ReLU(GCN2Conv(scope.In("conv%d", l), h, alphaH0, folded, m.Alpha, m.Lambda, l))
+	}
+	if view.ColScale != nil {
+		h = Mul(h, view.InvColScale())
 	}
 	h = Dropout(scope, h, m.Dropout, train)
-	return LogSoftmax(Linear(scope.In("fc1"), h, numClasses(in), true), -1)
+	out := Linear(scope.In("fc1"), h, numClasses(in), true)
+	return LogSoftmax(view.FromSortedPadded(out), -1)
 }

@@ -24,6 +24,9 @@ type Inputs struct {
 	DType   dtypes.DType
 	tensors map[string]*tensors.Tensor
 	meta    map[string]int
+	// sparse keeps the host matrices added with SetSparse (for
+	// SetSparseSorted).
+	sparse map[string]*SparseMatrix
 }
 
 // NewInputs returns an empty set of float32 inputs.
@@ -34,7 +37,7 @@ func NewInputs() *Inputs {
 // Clone returns a shallow copy: the same tensors, so that some can be
 // replaced (e.g. the split masks) without touching the original.
 func (in *Inputs) Clone() *Inputs {
-	return &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta)}
+	return &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), sparse: maps.Clone(in.sparse)}
 }
 
 // Set adds or replaces a tensor.
@@ -140,6 +143,14 @@ func (n *Nodes) Meta(name string) int {
 		exceptions.Panicf("nn: graph metadata %q missing", name)
 	}
 	return v
+}
+
+// metaOr returns integer metadata, or def when absent.
+func (n *Nodes) metaOr(name string, def int) int {
+	if v, ok := n.meta[name]; ok {
+		return v
+	}
+	return def
 }
 
 // Graph returns the graph the inputs belong to.

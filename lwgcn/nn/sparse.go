@@ -10,12 +10,20 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 )
 
-// ChunkBytes bounds the [K, rows, H] block that one gather of a sparse
-// product materialises. Chunks keep the block in cache (and give the Go
-// backend independent ops to run on several cores): on the 2-core machine
-// of docs/RESULTS.md a chunked Squirrel-size aggregation (217k edges x 256
-// features) took about two thirds of the unchunked time.
-var ChunkBytes = 8 << 20
+// ELLChunkSlots bounds the slots (K x rows) of the chunks the host lays
+// the ELL buckets out in; a product gathers one [K, rows, H] block per
+// chunk. Chunks keep the block in cache (and give the Go backend
+// independent ops to run on several cores): on the 2-core machine of
+// docs/RESULTS.md a Squirrel-size aggregation (217k edges x 256 features)
+// took 67 ms in 8 MiB blocks, 26-28 ms in 0.5-2 MiB ones. Each chunk has
+// its own input tensors, so that graphs never slice index arrays (GoMLX's
+// Go backend slices element by element).
+var ELLChunkSlots = 1024
+
+// ChunkBytes: a bucket whose whole [K, rows, H] block fits is gathered in
+// one piece (the host stores each bucket whole as well as in chunks), which
+// saves ops for narrow products (small H).
+var ChunkBytes = 1 << 20
 
 // SparseMatrix is a sparse matrix A (NumRows x NumCols) held on the host in
 // coordinate form, ready to multiply dense matrices inside graphs (A·X).
@@ -141,15 +149,17 @@ var ELLBucketCost = 256
 
 // ell is one orientation of a sparse matrix in bucketed ELL layout: rows
 // sorted by their number of entries and grouped into buckets; bucket b
-// holds Count[b] rows of K[b] slots each (padded).
+// holds Count[b] rows of K[b] slots each (padded), laid out in chunks of
+// consecutive rows.
 type ell struct {
 	K, Count []int
-	// Idx[b] is [K, Count] (slot-major): the column of each slot; padding
-	// points to numCols (a zero row appended to the dense operand).
-	Idx [][]int32
-	// Entry[b] is [K, Count]: the entry index of each slot in the row-sorted
-	// order; padding points to nnz (a zero value appended).
-	Entry [][]int32
+	// Idx[b][c] is chunk c of bucket b, [K, rows_c] (slot-major): the column
+	// of each slot; padding points to numCols (a zero row appended to the
+	// dense operand).
+	Idx [][][]int32
+	// Entry[b][c] is [K, rows_c]: the entry index of each slot in the
+	// row-sorted order; padding points to nnz (a zero value appended).
+	Entry [][][]int32
 	// Pos[r] is row r's position in the concatenated bucket outputs.
 	Pos []int32
 	// Empty rows (no entries) come first in that order; they produce zeros
@@ -225,23 +235,29 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 		}
 		q := p + cnt
 		k := groups[end-1].deg
-		// Slot-major layout [K, count]: the graph sums over the leading axis,
-		// which the Go backend reduces with SIMD.
-		idx := make([]int32, cnt*k)
-		ent := make([]int32, cnt*k)
-		for i, r := range order[p:q] {
-			for j := range k {
-				if j < deg[r] {
-					ent[j*cnt+i] = slot[start[r]+j]
-					idx[j*cnt+i] = cols[ent[j*cnt+i]]
-				} else {
-					ent[j*cnt+i] = int32(len(rows))
-					idx[j*cnt+i] = int32(numCols)
+		// Slot-major layout [K, rows] per chunk: the graph sums over the
+		// leading axis, which the Go backend reduces with SIMD.
+		step := max(1, ELLChunkSlots/k)
+		var idxs, ents [][]int32
+		for c0 := 0; c0 < cnt; c0 += step {
+			rc := min(step, cnt-c0)
+			idx := make([]int32, rc*k)
+			ent := make([]int32, rc*k)
+			for i, r := range order[p+c0 : p+c0+rc] {
+				for j := range k {
+					if j < deg[r] {
+						ent[j*rc+i] = slot[start[r]+j]
+						idx[j*rc+i] = cols[ent[j*rc+i]]
+					} else {
+						ent[j*rc+i] = int32(len(rows))
+						idx[j*rc+i] = int32(numCols)
+					}
 				}
 			}
+			idxs, ents = append(idxs, idx), append(ents, ent)
 		}
 		e.K, e.Count = append(e.K, k), append(e.Count, cnt)
-		e.Idx, e.Entry = append(e.Idx, idx), append(e.Entry, ent)
+		e.Idx, e.Entry = append(e.Idx, idxs), append(e.Entry, ents)
 		p = q
 	}
 	return e
@@ -252,8 +268,14 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 // and either (small matrices, see DenseMaxElements) B as a dense matrix
 // (name/dense) with the coordinates (name/coo), or the bucketed ELL layouts
 // of A (name/ell/r...) and of Aᵀ (name/ell/c...) used by SpMat.Mul and its
-// gradient.
+// gradient: per bucket and chunk, column indices, entry indices and (when
+// the matrix has values) the values in slot order, and each bucket of
+// several chunks whole as well. It keeps m for SetSparseSorted.
 func (in *Inputs) SetSparse(name string, m *SparseMatrix) {
+	if in.sparse == nil {
+		in.sparse = map[string]*SparseMatrix{}
+	}
+	in.sparse[name] = m
 	nnz := m.NNZ()
 	in.SetMeta(name+"/numrows", m.NumRows)
 	in.SetMeta(name+"/numcols", m.NumCols)
@@ -283,36 +305,102 @@ func (in *Inputs) SetSparse(name string, m *SparseMatrix) {
 		in.SetInt32(name+"/coo", coo, nnz, 2)
 		return
 	}
-	for _, o := range []struct {
-		tag        string
-		nr, nc     int
-		rows, cols []int32
-	}{{"r", m.NumRows, m.NumCols, m.Rows, m.Cols}, {"c", m.NumCols, m.NumRows, m.Cols, m.Rows}} {
-		e := buildELL(o.nr, o.nc, o.rows, o.cols)
-		prefix := fmt.Sprintf("%s/ell/%s", name, o.tag)
-		in.SetMeta(prefix+"/buckets", len(e.K))
-		in.SetMeta(prefix+"/empty", e.Empty)
-		in.SetInt32(prefix+"/pos", e.Pos, o.nr, 1)
-		for b := range e.K {
-			in.SetInt32(fmt.Sprintf("%s/%03d/idx", prefix, b), e.Idx[b], e.K[b], e.Count[b], 1)
-			in.SetInt32(fmt.Sprintf("%s/%03d/entry", prefix, b), e.Entry[b], e.K[b], e.Count[b], 1)
+	in.setELL(name+"/ell/r", buildELL(m.NumRows, m.NumCols, m.Rows, m.Cols), m.Vals)
+	in.setELL(name+"/ell/c", buildELL(m.NumCols, m.NumRows, m.Cols, m.Rows), m.Vals)
+}
+
+// setELL adds the tensors of one ELL layout under prefix; vals are the
+// matrix's stored values (nil: none), arranged per slot.
+func (in *Inputs) setELL(prefix string, e *ell, vals []float32) {
+	nnz := len(vals)
+	in.SetMeta(prefix+"/buckets", len(e.K))
+	in.SetMeta(prefix+"/empty", e.Empty)
+	if e.Pos != nil {
+		in.SetInt32(prefix+"/pos", e.Pos, len(e.Pos), 1)
+	}
+	for b := range e.K {
+		in.SetMeta(fmt.Sprintf("%s/%03d/chunks", prefix, b), len(e.Idx[b]))
+		bp := fmt.Sprintf("%s/%03d", prefix, b)
+		setChunk := func(cp string, idx, ent []int32) {
+			rc := len(idx) / e.K[b]
+			in.SetInt32(cp+"/idx", idx, e.K[b], rc, 1)
+			in.SetInt32(cp+"/entry", ent, e.K[b], rc, 1)
+			if vals != nil {
+				// The entries' values in slot order, so that products with
+				// the stored values need no gather of them.
+				v := make([]float32, len(idx))
+				for i, en := range ent {
+					if int(en) < nnz {
+						v[i] = vals[en]
+					}
+				}
+				in.SetFloat(cp+"/val", v, e.K[b], rc, 1)
+			}
+		}
+		for c := range e.Idx[b] {
+			setChunk(fmt.Sprintf("%s/%03d", bp, c), e.Idx[b][c], e.Entry[b][c])
+		}
+		if len(e.Idx[b]) > 1 {
+			// The whole bucket too, for graphs whose width H lets it be one
+			// chunk (no concatenation of index chunks at run time).
+			setChunk(bp+"/all", slotMajorConcat(e.Idx[b], e.K[b]), slotMajorConcat(e.Entry[b], e.K[b]))
 		}
 	}
 }
 
+// slotMajorConcat joins [K, rows_c] chunks into one [K, Σ rows_c] array.
+func slotMajorConcat(chunks [][]int32, k int) []int32 {
+	total := 0
+	for _, c := range chunks {
+		total += len(c)
+	}
+	cols := total / k
+	out := make([]int32, total)
+	off := 0
+	for _, c := range chunks {
+		rc := len(c) / k
+		for j := range k {
+			copy(out[j*cols+off:j*cols+off+rc], c[j*rc:(j+1)*rc])
+		}
+		off += rc
+	}
+	return out
+}
+
+// ellChunk is one chunk of an ELL bucket inside a graph: [K, rows, 1]
+// column indices, entry indices and (when the matrix has stored values)
+// the entries' values.
+type ellChunk struct {
+	idx, entry, val *Node
+}
+
 // ellNodes is one ELL orientation inside a graph.
 type ellNodes struct {
-	idx, entry []*Node // per bucket: [K, Count, 1] int32
-	pos        *Node   // [rows, 1] int32
-	empty      int     // rows without entries (first in pos order)
+	buckets [][]ellChunk
+	whole   []*ellChunk // per bucket: all its rows as one chunk (nil when it has one chunk)
+	pos     *Node       // [rows, 1] int32; nil: the bucket order is the row order
+	// padded: the operand already ends with a zero row (padding slots point
+	// to it) and the result gets one too (see SpMat.SortedPadded).
+	padded bool
+	empty  int // rows without entries (first in pos order)
 }
 
 func (n *Nodes) ell(prefix string) *ellNodes {
 	nb := n.Meta(prefix + "/buckets")
-	e := &ellNodes{pos: n.Get(prefix + "/pos"), empty: n.Meta(prefix + "/empty")}
+	e := &ellNodes{pos: n.Maybe(prefix + "/pos"), empty: n.Meta(prefix + "/empty"), padded: n.metaOr(prefix+"/padded", 0) == 1}
 	for b := range nb {
-		e.idx = append(e.idx, n.Get(fmt.Sprintf("%s/%03d/idx", prefix, b)))
-		e.entry = append(e.entry, n.Get(fmt.Sprintf("%s/%03d/entry", prefix, b)))
+		var chunks []ellChunk
+		for c := range n.Meta(fmt.Sprintf("%s/%03d/chunks", prefix, b)) {
+			cp := fmt.Sprintf("%s/%03d/%03d", prefix, b, c)
+			chunks = append(chunks, ellChunk{idx: n.Get(cp + "/idx"), entry: n.Get(cp + "/entry"), val: n.Maybe(cp + "/val")})
+		}
+		e.buckets = append(e.buckets, chunks)
+		var whole *ellChunk
+		if len(chunks) > 1 {
+			cp := fmt.Sprintf("%s/%03d/all", prefix, b)
+			whole = &ellChunk{idx: n.Get(cp + "/idx"), entry: n.Get(cp + "/entry"), val: n.Maybe(cp + "/val")}
+		}
+		e.whole = append(e.whole, whole)
 	}
 	return e
 }
@@ -334,6 +422,10 @@ type SpMat struct {
 	noGrad bool
 	// stored is the Vals node read from the inputs (nil if none).
 	stored *Node
+	// sorted: the SetSparseSorted layouts (nil if none); sortedView: m is
+	// the SortedPadded view.
+	sorted     *sortedNodes
+	sortedView bool
 }
 
 func (m *SpMat) storedVals() *Node { return m.stored }
@@ -359,6 +451,8 @@ func (n *Nodes) Sparse(name string) *SpMat {
 		m.byRow, m.byCol = n.ell(name+"/ell/r"), n.ell(name+"/ell/c")
 	}
 	m.NNZ = m.Rows.Shape().Dimensions[0]
+	m.stored = m.Vals
+	m.sorted = n.sortedLayout(name)
 	return m
 }
 
@@ -386,77 +480,111 @@ func (m *SpMat) Mul(x *Node) *Node {
 	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
 		panicf("nn: sparse %d x %d matrix times %s", m.NumRows, m.NumCols, x.Shape())
 	}
+	dt := x.DType()
+	var rs, cs *Node
+	if m.RowScale != nil {
+		rs = ConvertDType(m.RowScale, dt)
+	}
 	if m.ColScale != nil {
-		x = Mul(x, ConvertDType(m.ColScale, x.DType()))
+		cs = ConvertDType(m.ColScale, dt)
 	}
+	// vals: nil (ones or the stored values, pre-arranged per chunk) or the
+	// overriding values, gathered per slot.
 	var vals *Node
-	if m.Vals != nil {
-		vals = ConvertDType(m.Vals, x.DType())
+	if m.Vals != nil && m.Vals != m.storedVals() {
+		vals = ConvertDType(m.Vals, dt)
 	}
-	var y *Node
 	if m.dense != nil {
 		b := m.dense
-		if m.Vals != nil && m.Vals != m.storedVals() {
-			b = Scatter(m.coo, vals, shapes.Make(x.DType(), m.NumRows, m.NumCols), false, false)
+		if vals != nil {
+			b = Scatter(m.coo, vals, shapes.Make(dt, m.NumRows, m.NumCols), false, false)
 		}
 		if m.noGrad {
 			x = StopGradient(x)
 		}
-		y = Dot(ConvertDType(b, x.DType()), x).Product()
-	} else if m.noGrad {
-		y = ellMul(StopGradient(x), m.byRow, vals)
-	} else {
-		fwd := func(x *Node) *Node { return ellMul(x, m.byRow, vals) }
-		bwd := func(v *Node) *Node { return ellMul(v, m.byCol, vals) }
-		y = withCustomLinearGradient(x, m.NumRows, fwd, bwd)
+		if cs != nil {
+			x = Mul(x, cs)
+		}
+		y := Dot(ConvertDType(b, dt), x).Product()
+		if rs != nil {
+			y = Mul(y, rs)
+		}
+		return y
 	}
-	if m.RowScale != nil {
-		y = Mul(y, ConvertDType(m.RowScale, y.DType()))
+	// Scales are applied inside the product and its gradient, where the Go
+	// backend broadcasts [n, 1] operands without materialising them (the
+	// autodiff of a broadcasting Mul materialises them).
+	// fwd carries no gradient: it stops it on its first intermediate result
+	// (an identity on x itself would copy x whenever x has other uses, e.g.
+	// a weight matrix).
+	fwd := func(x *Node) *Node {
+		if cs != nil {
+			x = StopGradient(Mul(x, cs))
+		}
+		y := ellMulStop(x, m.byRow, vals, cs == nil)
+		if rs != nil {
+			y = Mul(y, rs)
+		}
+		return y
 	}
-	return y
+	if m.noGrad {
+		return fwd(x)
+	}
+	bwd := func(v *Node) *Node {
+		if rs != nil {
+			v = Mul(v, rs)
+		}
+		g := ellMul(v, m.byCol, vals)
+		if cs != nil {
+			g = Mul(g, cs)
+		}
+		return g
+	}
+	return linearWithCustomGradient(x, fwd, bwd)
 }
 
-// withCustomLinearGradient returns fwd(x) ([outRows, H]) with bwd as its
-// vector-Jacobian product (v [outRows, H] -> [x rows, H]). GoMLX attaches
-// custom gradients only to identity nodes, so the value is
-// StopGradient(fwd(x)) plus a zero term z - StopGradient(z) whose gradient
-// reaches z = x (padded with zero rows to at least outRows rows); z's custom
-// gradient receives v (padded the same way) and returns bwd(v).
-func withCustomLinearGradient(x *Node, outRows int, fwd, bwd func(*Node) *Node) *Node {
-	g := x.Graph()
-	inRows, h := x.Shape().Dimensions[0], x.Shape().Dimensions[1]
-	y := StopGradient(fwd(x))
-	rows := max(inRows, outRows)
-	xp := x
-	if rows > inRows {
-		xp = Concatenate([]*Node{x, Zeros(g, shapes.Make(x.DType(), rows-inRows, h))}, 0)
-	}
-	z := IdentityWithCustomGradient(xp, func(_, v *Node) *Node {
-		if rows > outRows {
-			v = Slice(v, AxisRange(0, outRows))
-		}
-		gx := bwd(v)
-		if rows > inRows {
-			gx = Concatenate([]*Node{gx, Zeros(g, shapes.Make(gx.DType(), rows-inRows, h))}, 0)
-		}
-		return gx
-	})
-	if rows > outRows {
-		z = Slice(z, AxisRange(0, outRows)) // before the subtraction: fewer rows to compute
-	}
-	return Add(y, Sub(z, StopGradient(z)))
+// linearWithCustomGradient returns fwd(x) for a linear map fwd, with bwd
+// (its transpose: v [rows of fwd(x), H] -> [rows of x, H]) as the
+// vector-Jacobian product. fwd must not propagate gradients (it stops them
+// itself); the gradient goes through GoMLX's alternate-VJP mechanism for fused ops
+// (InternalFusedOpCallerMulti, GoMLX v0.28): the output's arriving
+// gradient is handed to an alternate node, z = IdentityWithCustomGradient(x)
+// with bwd as its gradient, which the forward computation never evaluates
+// (the backend drops it as dead code). So the forward costs exactly fwd —
+// no identity copies or zero terms — and the backward exactly bwd.
+func linearWithCustomGradient(x *Node, fwd, bwd func(*Node) *Node) *Node {
+	outs, _ := InternalFusedOpCallerMulti(
+		func() []*Node { return []*Node{fwd(x)} },
+		func() []*Node {
+			return []*Node{IdentityWithCustomGradient(x, func(_, v *Node) *Node { return bwd(v) })}
+		},
+		true)
+	return outs[0]
 }
 
 // ellMul computes A·x with A in ELL layout e: per bucket (in chunks of at
 // most ChunkBytes), gather the slots' rows of x (plus a zero row for
-// padding) into [K, rows, H], scale by the slots' values, sum over the
-// leading axis K (a SIMD reduction in the Go backend; the middle axis of
-// [rows, K, H] is not); then put the rows back in order. vals are the entries' values ([NNZ]) or nil.
-func ellMul(x *Node, e *ellNodes, vals *Node) *Node {
-	g := x.Graph()
-	dt := x.DType()
-	h := x.Shape().Dimensions[1]
-	xp := Concatenate([]*Node{x, Zeros(g, shapes.Make(dt, 1, h))}, 0)
+// padding) into [K, rows, H], scale them by the entries' values when there
+// are any, and sum over the leading axis K (a SIMD reduction in the Go
+// backend; the middle axis of [rows, K, H] is not); then put the rows back
+// in order. vals are overriding entry values ([NNZ], gathered per slot) or
+// nil: the stored values (pre-arranged per chunk, when the matrix has any)
+// or ones.
+func ellMul(x *Node, e *ellNodes, vals *Node) *Node { return ellMulStop(x, e, vals, false) }
+
+// ellMulStop is ellMul; stop stops gradients on the operand (at no cost
+// when the operand gets its zero row appended).
+func ellMulStop(x *Node, e *ellNodes, vals *Node, stop bool) *Node {
+	xp := x
+	if !e.padded {
+		xp = Concatenate([]*Node{x, Zeros(x.Graph(), shapes.Make(x.DType(), 1, x.Shape().Dimensions[1]))}, 0)
+	}
+	if stop {
+		xp = StopGradient(xp) // free on the concatenation's own result
+	}
+	g := xp.Graph()
+	dt := xp.DType()
+	h := xp.Shape().Dimensions[1]
 	var vp *Node
 	if vals != nil {
 		vp = Concatenate([]*Node{vals, Zeros(g, shapes.Make(dt, 1))}, 0)
@@ -465,21 +593,22 @@ func ellMul(x *Node, e *ellNodes, vals *Node) *Node {
 	if e.empty > 0 {
 		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, h)))
 	}
-	for b, idx := range e.idx {
-		k, count := idx.Shape().Dimensions[0], idx.Shape().Dimensions[1]
-		step := max(1, ChunkBytes/(dt.Size()*k*max(h, 1)))
-		for s := 0; s < count; s += step {
-			end := min(count, s+step)
-			ci, ce := idx, e.entry[b]
-			if s > 0 || end < count {
-				ci = Slice(idx, AxisRange(), AxisRange(s, end))
-				ce = Slice(ce, AxisRange(), AxisRange(s, end))
+	for b, chunks := range e.buckets {
+		k := chunks[0].idx.Shape().Dimensions[0]
+		// The whole bucket as one chunk when its block fits ChunkBytes, else
+		// the host's chunks (ELLChunkSlots slots each).
+		if w := e.whole[b]; w != nil && dt.Size()*k*w.idx.Shape().Dimensions[1]*h <= ChunkBytes {
+			chunks = []ellChunk{*w}
+		}
+		for _, ch := range chunks {
+			r := ch.idx.Shape().Dimensions[1]
+			blk := Gather(xp, ch.idx, false) // [K, r, H]
+			switch {
+			case vp != nil:
+				blk = Mul(blk, ExpandAxes(Gather(vp, ch.entry, false), -1)) // [K, r, 1]
+			case ch.val != nil:
+				blk = Mul(blk, ConvertDType(ch.val, dt))
 			}
-			blk := Gather(xp, ci, false) // [K, r, H]
-			if vp != nil {
-				blk = Mul(blk, ExpandAxes(Gather(vp, ce, false), -1)) // [K, r, 1]
-			}
-			r := end - s
 			if k == 1 {
 				parts = append(parts, Reshape(blk, r, h))
 			} else {
@@ -487,9 +616,15 @@ func ellMul(x *Node, e *ellNodes, vals *Node) *Node {
 			}
 		}
 	}
+	if e.padded {
+		parts = append(parts, Zeros(g, shapes.Make(dt, 1, h)))
+	}
 	cat := parts[0]
 	if len(parts) > 1 {
 		cat = Concatenate(parts, 0)
+	}
+	if e.pos == nil {
+		return cat
 	}
 	return Gather(cat, e.pos, false)
 }

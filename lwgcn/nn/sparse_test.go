@@ -1,6 +1,7 @@
 package nn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -48,23 +49,28 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 // chunks forced small, for square (custom gradient and autodiff) and
 // rectangular matrices.
 func TestSpMatMul(t *testing.T) {
-	oldChunk, oldCost, oldDense := ChunkBytes, ELLBucketCost, DenseMaxElements
-	defer func() { ChunkBytes, ELLBucketCost, DenseMaxElements = oldChunk, oldCost, oldDense }()
+	oldChunk, oldSlots, oldCost, oldDense := ChunkBytes, ELLChunkSlots, ELLBucketCost, DenseMaxElements
+	defer func() {
+		ChunkBytes, ELLChunkSlots, ELLBucketCost, DenseMaxElements = oldChunk, oldSlots, oldCost, oldDense
+	}()
 
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct {
 		name       string
 		rows, cols int
-		chunk      int
+		chunk      int // ChunkBytes: 1 = no whole buckets
+		slots      int // ELLChunkSlots: 1 = host chunks of one row
 		override   bool
 		bucketCost int
 		dense      bool
-	}{{"square", 6, 6, 1 << 20, false, 256, false}, {"square-chunked", 6, 6, 1, false, 256, false},
-		{"wide-buckets", 5, 7, 1 << 20, false, 0, false}, {"tall-chunked-buckets", 9, 4, 1, false, 0, false},
-		{"tall-override", 9, 4, 1, true, 0, false}, {"dense", 6, 6, 0, false, 0, true},
-		{"dense-override", 9, 4, 0, true, 0, true}} {
+	}{{"square", 6, 6, 1 << 20, 1024, false, 256, false}, {"square-chunked", 6, 6, 1, 1, false, 256, false},
+		{"square-whole-buckets", 6, 6, 1 << 20, 1, false, 256, false},
+		{"square-some-whole", 6, 6, 100, 1, false, 0, false},
+		{"wide-buckets", 5, 7, 1 << 20, 1024, false, 0, false}, {"tall-chunked-buckets", 9, 4, 1, 1, false, 0, false},
+		{"tall-override", 9, 4, 1, 1, true, 0, false}, {"tall-override-some-whole", 9, 4, 100, 1, true, 0, false},
+		{"dense", 6, 6, 0, 1024, false, 0, true}, {"dense-override", 9, 4, 0, 1024, true, 0, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			ChunkBytes = tc.chunk         // 1: one row per chunk
+			ChunkBytes, ELLChunkSlots = tc.chunk, tc.slots
 			ELLBucketCost = tc.bucketCost // 0: one bucket per distinct row length
 			DenseMaxElements = 0
 			if tc.dense {
@@ -159,4 +165,69 @@ func TestGCNNormalizedByHand(t *testing.T) {
 		0, s(2, 4), s(2, 2),
 	}
 	assertClose(t, "Â", m.Dense(), want, 1e-7)
+}
+
+// TestSpMatBinaryValues: a matrix whose values are all 1 (binary bag of
+// words) is stored without values, and its product equals the product with
+// the ones given explicitly per entry (the weighted path dropout uses) and
+// the dense product.
+func TestSpMatBinaryValues(t *testing.T) {
+	oldDense := DenseMaxElements
+	defer func() { DenseMaxElements = oldDense }()
+	DenseMaxElements = 0
+	rng := rand.New(rand.NewPCG(5, 6))
+	const rows, cols, h = 7, 11, 4
+	var r, c []int32
+	var ones []float32
+	for range 30 {
+		r, c, ones = append(r, int32(rng.IntN(rows))), append(c, int32(rng.IntN(cols))), append(ones, 1)
+	}
+	m, err := NewSparseMatrix(rows, cols, r, c, ones)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Vals != nil || m.RowScale != nil {
+		t.Fatalf("all-ones values kept: vals %v rowscale %v", m.Vals, m.RowScale)
+	}
+	in := NewInputs()
+	in.DType = dtypes.Float64
+	in.SetSparse("a", m)
+	x0 := make([]float64, cols*h)
+	for i := range x0 {
+		x0[i] = rng.NormFloat64()
+	}
+	dense := m.Dense()
+	want := make([]float64, rows*h)
+	for i := range rows {
+		for k := range cols {
+			for j := range h {
+				want[i*h+j] += dense[i*cols+k] * x0[k*h+j]
+			}
+		}
+	}
+	for _, explicit := range []bool{false, true} {
+		hs := newHarness(t, in, 1, func(scope *model.Scope, n *Nodes) *Node {
+			x := scope.VariableWithValue("x", x0Tensor(x0, cols, h)).NodeValue(n.Graph())
+			a := n.Sparse("a")
+			if explicit {
+				a = a.WithVals(OnesLike(a.EntryValues(dtypes.Float64)))
+			}
+			return a.Mul(x)
+		})
+		got, _ := hs.forward()
+		assertClose(t, fmt.Sprintf("A·x (explicit ones %v)", explicit), got, want, 1e-12)
+		rr := make([]float64, rows*h)
+		for i := range rr {
+			rr[i] = float64(i%5) - 2
+		}
+		wantG := make([]float64, cols*h)
+		for k := range cols {
+			for i := range rows {
+				for j := range h {
+					wantG[k*h+j] += dense[i*cols+k] * rr[i*h+j]
+				}
+			}
+		}
+		assertClose(t, fmt.Sprintf("Aᵀ·r (explicit ones %v)", explicit), hs.gradients(rr, []int{rows, h})["/x"], wantG, 1e-12)
+	}
 }

@@ -2,6 +2,7 @@ package train
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -78,6 +79,16 @@ func TestAdamTwoStepsByHand(t *testing.T) {
 					t.Fatalf("wd=%v step %d: p[%d] = %.15g, want %.15g", wd, step+1, i, got[i], want[i])
 				}
 			}
+			// The state holds PyTorch's exp_avg and exp_avg_sq (checkpoints
+			// keep their meaning).
+			gotM := tensors.MustCopyFlatData[float64](store.GetVariable("/adam/g/p/w_m").MustValue())
+			gotV := tensors.MustCopyFlatData[float64](store.GetVariable("/adam/g/p/w_v").MustValue())
+			for i := range gotM {
+				if math.Abs(gotM[i]-ref.m[i]) > 1e-12*(1+math.Abs(ref.m[i])) || math.Abs(gotV[i]-ref.v[i]) > 1e-12*(1+ref.v[i]) {
+					t.Fatalf("wd=%v step %d: m, v[%d] = %.15g, %.15g, want %.15g, %.15g", wd, step+1, i,
+						gotM[i], gotV[i], ref.m[i], ref.v[i])
+				}
+			}
 		}
 		// First step of Adam moves each weight by about lr (|m/sqrt(v)| = 1).
 		if math.Abs(want[0]-p0[0]) < 0.1 || math.Abs(want[0]-p0[0]) > 0.3 {
@@ -135,5 +146,29 @@ func TestBilevelGroups(t *testing.T) {
 	}
 	if s := tensors.ToScalar[float64](store.GetVariable("/adam/theta/step").MustValue()); s != 2 {
 		t.Fatalf("theta steps = %v, want 2", s)
+	}
+}
+
+// TestAdamResetRejectsDecayChange: a group compiled without weight decay has
+// no decay term, so Reset refuses to give it one.
+func TestAdamResetRejectsDecayChange(t *testing.T) {
+	store := model.NewStore()
+	opt := NewOptimizer(Group{Name: "g", Adam: NewAdam(0.1, 0), Match: ScopePrefix("/p")})
+	exec := model.MustNewExec(testBackend(t), store, func(scope *model.Scope, g *Graph) *Node {
+		nn.UseVariableParameters(scope, g)
+		p := scope.In("p").VariableWithValue("w", 1.0).NodeValue(g)
+		loss := Mul(p, p)
+		opt.Step(scope, g, loss)
+		return loss
+	})
+	if _, err := exec.Call(); err != nil {
+		t.Fatal(err)
+	}
+	if err := opt.Reset(store); err != nil {
+		t.Fatalf("reset with unchanged settings: %v", err)
+	}
+	opt.Groups[0].Adam.WeightDecay = 0.01
+	if err := opt.Reset(store); err == nil || !strings.Contains(err.Error(), `group "g" was compiled without weight decay`) {
+		t.Fatalf("reset with new weight decay: err = %v", err)
 	}
 }
