@@ -12,9 +12,13 @@ import (
 // A quick sweep (Algorithm 2 on Chameleon, average degree 20, three h values,
 // two splits, few epochs): GCN's accuracy dips in the heterophilic middle of
 // the h range (h = 0.2 = 1/C), below its value at h = 0 and far below h = 0.9,
-// as Theorem 1 predicts, while the label-wise model (LW-GCN\G) stays clearly
-// above GCN there and at h = 0 (Theorem 2). Loose margins: the point is the
-// shape, which the full sweep (lwgcn sweep) measures over 10 splits.
+// as Theorem 1 predicts. The label-wise model (LW-GCN\G) is clearly above GCN
+// at h = 0, where every neighbour is of another class and label-wise
+// aggregation keeps that signal apart (Theorem 2); at h = 1/C neighbours'
+// labels are independent of the node's own, so neither aggregation carries
+// label information and the label-wise model need only not fall below GCN.
+// Loose margins: the point is the shape, which the full sweep (lwgcn sweep)
+// measures over 10 splits.
 func TestQuickSweepShowsGCNDip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains models")
@@ -45,8 +49,11 @@ func TestQuickSweepShowsGCNDip(t *testing.T) {
 	if !(gcn[1] < gcn[0]-3 && gcn[1] < gcn[2]-20) {
 		t.Errorf("GCN does not dip at h = 0.2: %v", gcn)
 	}
-	if !(lw[1] > gcn[1]+5 && lw[0] > gcn[0]+5) {
-		t.Errorf("label-wise %v not clearly above GCN %v at h = 0 and 0.2", lw, gcn)
+	if !(lw[0] > gcn[0]+5) {
+		t.Errorf("label-wise %v not clearly above GCN %v at h = 0", lw, gcn)
+	}
+	if !(lw[1] > gcn[1]-3) {
+		t.Errorf("label-wise %v below GCN %v at h = 1/C", lw, gcn)
 	}
 	for _, r := range file.Runs() {
 		if d := r.Params["realised_degree"] - 20; d > 0.01 || d < -0.01 {
