@@ -29,21 +29,9 @@ const (
 // The result keeps the edges unweighted and the degrees as row and column
 // scales, so the graph applies them to N x H matrices rather than to edges.
 func GCNNormalized(numNodes int, src, dst []int32) (*SparseMatrix, error) {
-	if len(src) != len(dst) {
-		return nil, fmt.Errorf("nn: %d sources for %d destinations", len(src), len(dst))
-	}
-	rows := make([]int32, 0, len(src)+numNodes)
-	cols := make([]int32, 0, len(src)+numNodes)
-	deg := make([]float64, numNodes)
-	for e := range src {
-		if src[e] == dst[e] {
-			continue
-		}
-		if src[e] < 0 || int(src[e]) >= numNodes || dst[e] < 0 || int(dst[e]) >= numNodes {
-			return nil, fmt.Errorf("nn: edge %d (%d -> %d) outside %d nodes", e, src[e], dst[e], numNodes)
-		}
-		rows, cols = append(rows, dst[e]), append(cols, src[e])
-		deg[dst[e]]++
+	rows, cols, deg, err := offDiagonalEdges(numNodes, src, dst, numNodes)
+	if err != nil {
+		return nil, err
 	}
 	for v := range numNodes {
 		rows, cols = append(rows, int32(v)), append(cols, int32(v))
@@ -59,6 +47,29 @@ func GCNNormalized(numNodes int, src, dst []int32) (*SparseMatrix, error) {
 	}
 	m.RowScale, m.ColScale = dinv, dinv
 	return m, nil
+}
+
+// offDiagonalEdges validates the edge list and returns its edges other than
+// self loops as (row = destination, column = source) pairs, with room for
+// extra more, and the in-degree of every node counting those edges.
+func offDiagonalEdges(numNodes int, src, dst []int32, extra int) (rows, cols []int32, deg []float64, err error) {
+	if len(src) != len(dst) {
+		return nil, nil, nil, fmt.Errorf("nn: %d sources for %d destinations", len(src), len(dst))
+	}
+	rows = make([]int32, 0, len(src)+extra)
+	cols = make([]int32, 0, len(src)+extra)
+	deg = make([]float64, numNodes)
+	for e := range src {
+		if src[e] == dst[e] {
+			continue
+		}
+		if src[e] < 0 || int(src[e]) >= numNodes || dst[e] < 0 || int(dst[e]) >= numNodes {
+			return nil, nil, nil, fmt.Errorf("nn: edge %d (%d -> %d) outside %d nodes", e, src[e], dst[e], numNodes)
+		}
+		rows, cols = append(rows, dst[e]), append(cols, src[e])
+		deg[dst[e]]++
+	}
+	return rows, cols, deg, nil
 }
 
 // SelfLoopEdges returns the edges with every self loop removed and one self

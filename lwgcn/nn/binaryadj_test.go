@@ -1,0 +1,65 @@
+package nn
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestBinaryAdjacencyByHand: the tiny graph's rows (2 -> 1 twice, a self
+// loop 2 -> 2) as scipy builds them: duplicates collapse, A + I puts 2 on
+// node 2's diagonal.
+func TestBinaryAdjacencyByHand(t *testing.T) {
+	g := tinyGraph(t)
+	// Edges src -> dst: 0->1 1->0 2->1 3->2 4->3 1->2 0->4 2->2 2->1.
+	// Rows = src: A[0]={1,4} A[1]={0,2} A[2]={1,2} A[3]={2} A[4]={3}.
+	a := [][]float64{
+		{0, 1, 0, 0, 1},
+		{1, 0, 1, 0, 0},
+		{0, 1, 1, 0, 0},
+		{0, 0, 1, 0, 0},
+		{0, 0, 0, 1, 0},
+	}
+	m, err := BinaryAdjacency(5, g.Src(), g.Dst(), false, NormNone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, "A", m.Dense(), flat(a), 0)
+
+	ai := [][]float64{
+		{1, 1, 0, 0, 1},
+		{1, 1, 1, 0, 0},
+		{0, 1, 2, 0, 0}, // the data's loop (1) plus I
+		{0, 0, 1, 1, 0},
+		{0, 0, 0, 1, 1},
+	}
+	sums := []float64{3, 3, 3, 2, 2}
+	m, err = BinaryAdjacency(5, g.Src(), g.Dst(), true, NormRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for i := range ai {
+		for j := range ai[i] {
+			want = append(want, ai[i][j]/sums[i])
+		}
+	}
+	assertClose(t, "D⁻¹(A+I)", m.Dense(), want, 1e-7)
+
+	m, err = BinaryAdjacency(5, g.Src(), g.Dst(), true, NormSym)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = want[:0]
+	for i := range ai {
+		for j := range ai[i] {
+			want = append(want, ai[i][j]/math.Sqrt(sums[i]*sums[j]))
+		}
+	}
+	assertClose(t, "D^-1/2(A+I)D^-1/2", m.Dense(), want, 1e-7)
+
+	if _, err := BinaryAdjacency(3, []int32{0, 5}, []int32{1, 1}, false, NormNone); err == nil ||
+		!strings.Contains(err.Error(), "entry 1 (5, 1) outside 3 nodes") {
+		t.Fatalf("bad edge: err = %v", err)
+	}
+}

@@ -1,0 +1,143 @@
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+func scaleM(a [][]float64, s float64) [][]float64 {
+	out := make([][]float64, len(a))
+	for i := range a {
+		out[i] = make([]float64, len(a[i]))
+		for j := range a[i] {
+			out[i][j] = s * a[i][j]
+		}
+	}
+	return out
+}
+
+func addM(a, b [][]float64) [][]float64 {
+	out := make([][]float64, len(a))
+	for i := range a {
+		out[i] = make([]float64, len(a[i]))
+		for j := range a[i] {
+			out[i][j] = a[i][j] + b[i][j]
+		}
+	}
+	return out
+}
+
+// TestGloGNNConv compares the layer's d x d Woodbury form with the N x N
+// closed form computed densely (an N x N inverse) in float64:
+//
+//	H' = (1-γ) Z H Dw + γ H0,
+//	Z  = [(1-γ) H Dw Hᵀ + β Σ_k θ_k Â^k - γ(1-γ) H0 Dw Hᵀ] [(1-γ)² H Hᵀ + (α+β) I]⁻¹
+//
+// with non-default w and θ, on Â the row-normalised A + I of the tiny
+// graph; then gradients with respect to H, H0, w and θ.
+func TestGloGNNConv(t *testing.T) {
+	bothLayouts(t, func(t *testing.T) {
+		g := tinyGraph(t)
+		in := float64Inputs(t, g, false)
+		u := g.ToUndirected()
+		adjM, err := BinaryAdjacency(5, u.Dst(), u.Src(), true, NormRow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.SetSparse(InputGloGNNAdj, adjM)
+		const n, d = 5, 3
+		rng := rand.New(rand.NewPCG(31, 32))
+		hv, h0v := bl3RandMatrix(rng, n, d), bl3RandMatrix(rng, n, d)
+		cfg := GloGNNConfig{Alpha: 1, Beta: 0.5, Gamma: 0.3, Orders: 2}
+		hr := newHarness(t, in, 1, func(scope *model.Scope, nd *Nodes) *Node {
+			gr := nd.Graph()
+			h := scope.VariableWithValue("h", x0Tensor(hv, n, d)).NodeValue(gr)
+			h0 := scope.VariableWithValue("h0", x0Tensor(h0v, n, d)).NodeValue(gr)
+			return GloGNNConv(scope.In("norm"), h, h0, nd.Sparse(InputGloGNNAdj), cfg)
+		})
+		hr.forward()
+		// Move w and θ away from their starting values 1/d and 1/K.
+		wDelta, thetaDelta := []float64{0.2, -0.1, 0.05}, []float64{0.3, -0.2}
+		hr.store.GetVariable("/norm/diag_weight").MustSetValue(x0Tensor(wDelta, d))
+		hr.store.GetVariable("/norm/orders_weight").MustSetValue(x0Tensor(thetaDelta, 2))
+		got, _ := hr.forward()
+
+		w := make([]float64, d)
+		for j := range w {
+			w[j] = 1.0/d + wDelta[j]
+		}
+		theta := []float64{0.5 + thetaDelta[0], 0.5 + thetaDelta[1]}
+		a := reshape(adjM.Dense(), n, n)
+		h, h0 := reshape(hv, n, d), reshape(h0v, n, d)
+		hDw := make([][]float64, n)
+		h0Dw := make([][]float64, n)
+		for i := range n {
+			hDw[i], h0Dw[i] = make([]float64, d), make([]float64, d)
+			for j := range d {
+				hDw[i][j], h0Dw[i][j] = h[i][j]*w[j], h0[i][j]*w[j]
+			}
+		}
+		c1 := 1 - cfg.Gamma
+		a2 := matMul(a, a)
+		sumA := addM(scaleM(a, theta[0]), scaleM(a2, theta[1]))
+		left := addM(addM(scaleM(matMul(hDw, bl3Transpose(h)), c1), scaleM(sumA, cfg.Beta)),
+			scaleM(matMul(h0Dw, bl3Transpose(h)), -cfg.Gamma*c1))
+		right := scaleM(matMul(h, bl3Transpose(h)), c1*c1)
+		for i := range right {
+			right[i][i] += cfg.Alpha + cfg.Beta
+		}
+		z := matMul(left, bl3Inverse(t, right))
+		want := addM(scaleM(matMul(z, hDw), c1), scaleM(h0, cfg.Gamma))
+		assertClose(t, "Woodbury vs dense N x N", got, flat(want), 1e-6) // Â stored in float32
+		hr.checkGradients(rng, 1e-6)
+	})
+}
+
+// TestGloGNNModel: the model's output is log_softmax of the layers applied
+// to fc2's output (checked by re-running the pieces), the unused branch is
+// skipped (delta 1: no fc3 weights), and a bad configuration is rejected.
+func TestGloGNNModel(t *testing.T) {
+	g := tinyGraph(t)
+	m := GloGNN{Hidden: 4, Dropout: 0.5, Delta: 1, NormLayers: 2,
+		GloGNNConfig: GloGNNConfig{Alpha: 1, Beta: 1, Gamma: 0.4, Orders: 2}}
+	in := float64Inputs(t, g, false)
+	if err := m.Prepare(g, in); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, in, 5, func(scope *model.Scope, nd *Nodes) *Node {
+		return m.Forward(scope, nd, false)
+	})
+	got, _ := h.forward()
+	for i := range 5 {
+		s := 0.0
+		for j := range 3 {
+			s += math.Exp(got[i*3+j])
+		}
+		if math.Abs(s-1) > 1e-9 {
+			t.Fatalf("row %d: Σ exp = %v", i, s)
+		}
+	}
+	if h.store.GetVariable("/fc3/weight") != nil {
+		t.Fatal("delta = 1 built the unused adjacency branch")
+	}
+	ref := newHarness(t, in, 5, func(scope *model.Scope, nd *Nodes) *Node {
+		adj := nd.Sparse(InputGloGNNAdj)
+		x := ReLU(SparseLinear(scope.In("fc1"), nd.Features(InputFeatures), 4, true))
+		h0 := Linear(scope.In("fc2"), x, 3, true)
+		norm := scope.In("norm")
+		out := GloGNNConv(norm, h0, h0, adj, m.GloGNNConfig)
+		return LogSoftmax(GloGNNConv(norm, out, h0, adj, m.GloGNNConfig), -1)
+	})
+	want, _ := ref.forward()
+	assertClose(t, "model vs pieces (same seed and paths)", got, want, 1e-12)
+
+	bad := m
+	bad.Gamma = 1
+	if err := bad.Prepare(g, NewInputs()); err == nil {
+		t.Fatal("gamma = 1 accepted")
+	}
+}

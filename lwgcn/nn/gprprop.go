@@ -1,0 +1,57 @@
+package nn
+
+import (
+	"math"
+
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// GPRProp is the generalized PageRank propagation of GPR-GNN (Chien et al.,
+// ICLR 2021, "Adaptive Universal Generalized PageRank Graph Neural
+// Network"), GPR_prop in the official code (jianhao2016/GPRGNN):
+//
+//	out = Σ_{k=0..K} γ_k Â^k z,   γ = γ0 + δ
+//
+// with Â the GCN normalisation with self loops (GCNNormalized) and
+// K = len(gamma0) - 1. The learnable weights γ start at gamma0 (e.g.
+// GPRPPRInit): they are stored as the offset δ [K+1] ("gamma_offset",
+// zeros), so that every run starts from gamma0 with lwgcn's seeded
+// initialisation; gradients and Adam steps on δ are those on γ (the
+// official code applies no weight decay to γ, and neither must the zoo
+// entry). z is propagated K times (K products of width H).
+//
+// Shapes: z [N, H], result [N, H].
+func GPRProp(scope *model.Scope, z *Node, adj Propagator, gamma0 []float64) *Node {
+	if len(gamma0) == 0 {
+		panicf("nn.GPRProp: no initial weights")
+	}
+	g := z.Graph()
+	k := len(gamma0) - 1
+	gamma := Add(ConstAsDType(g, z.DType(), gamma0), Param(scope, g, "gamma_offset", z.DType(), ZeroInit, nil, k+1))
+	var out *Node
+	x := z
+	for i := 0; i <= k; i++ {
+		if i > 0 {
+			x = adj.Mul(x)
+		}
+		term := Mul(x, Reshape(SliceAxis(gamma, 0, AxisElem(i))))
+		if out == nil {
+			out = term
+		} else {
+			out = Add(out, term)
+		}
+	}
+	return out
+}
+
+// GPRPPRInit is GPR-GNN's default ("PPR") initialisation:
+// γ_k = α(1-α)^k for k < K and γ_K = (1-α)^K (the weights sum to 1).
+func GPRPPRInit(k int, alpha float64) []float64 {
+	g := make([]float64, k+1)
+	for i := range k {
+		g[i] = alpha * math.Pow(1-alpha, float64(i))
+	}
+	g[k] = math.Pow(1-alpha, float64(k))
+	return g
+}

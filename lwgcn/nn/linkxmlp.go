@@ -1,0 +1,31 @@
+package nn
+
+import (
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// LINKXMLP is the MLP of the LINKX code (adapted from Correct & Smooth):
+//
+//	layers = 1:  Linear(x)                                            ("lin0")
+//	layers > 1:  h = Dropout(BatchNorm1d(ReLU(Linear(h))))  layers-1 times ("lin<i>", "bn<i>"),
+//	             then Linear(h)                                        ("lin<layers-1>")
+//
+// Note the order ReLU then batch norm, and no dropout before the first
+// layer. Shapes: x N x F (sparse or dense Features; the first layer is a
+// SparseLinear), hidden and out widths, result [N, out]. Initialisation:
+// PyTorch's nn.Linear; batch norm as BatchNorm1d.
+func LINKXMLP(scope *model.Scope, x Features, hidden, out, layers int, dropout float64, train bool) *Node {
+	if layers <= 1 {
+		return SparseLinear(scope.In("lin0"), x, out, true)
+	}
+	h := SparseLinear(scope.In("lin0"), x, hidden, true)
+	for i := 0; i < layers-1; i++ {
+		if i > 0 {
+			h = Linear(scope.In("lin%d", i), h, hidden, true)
+		}
+		h = BatchNorm1d(scope.In("bn%d", i), ReLU(h), train)
+		h = Dropout(scope, h, dropout, train)
+	}
+	return Linear(scope.In("lin%d", layers-1), h, out, true)
+}

@@ -1,0 +1,90 @@
+package zoo
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// ASGC defaults: scikit-learn LogisticRegression's C (the official
+// classifier) and the protocol's epochs and learning rate.
+const (
+	ASGCInverseL2 = 1.0
+	ASGCEpochs    = 400
+	ASGCLR        = 0.01
+)
+
+func init() {
+	Register(Entry{
+		Name: "asgc", Title: "ASGC",
+		Paper: "Chanpuriya & Musco, NeurIPS 2022 (official code schariya/adaptive-simple-convolution: per-feature " +
+			"least-squares Krylov filter, K and R from {1,2,4,8} x {1e-4..1} on validation, logistic regression C=1)",
+		Defaults: asgcDefaults,
+		Build:    buildASGC,
+		Graph:    Undirected,
+	})
+}
+
+// asgcDefaults reads LR, Epochs and Extra "k" (hops), "reg" (ridge on the
+// raw feature's coefficient) and "c" (inverse L2 strength of the logistic
+// regression).
+//
+// The official notebook selects (K, R) per split on validation accuracy from
+// K in {1, 2, 4, 8} and R in {1e-4, 1e-3, 1e-2, 1e-1, 1}, then fits
+// scikit-learn's LogisticRegression (L2, C = 1, lbfgs to convergence) on its
+// own random 60/20/20 splits. Here one (K, R) per dataset is chosen on the
+// mean validation accuracy over the 10 Geom-GCN splits, and the logistic
+// regression is trained under the protocol: Adam, best validation epoch,
+// loss = mean cross-entropy + ‖W‖²/(2·C·n_train) (scikit-learn's objective
+// divided by n_train; the intercept is not penalised).
+func asgcDefaults(d string) Hyper {
+	h := Hyper{LR: ASGCLR, Epochs: ASGCEpochs}
+	h = h.With("k", 2).With("reg", 0.01).With("c", ASGCInverseL2)
+	switch d {
+	case "texas":
+		// Validation grid (mean over the 10 splits): K=2, R=1e-2 85.9 (next:
+		// K=2, R=0.1 83.2; K=1, R=1e-2 83.6; K=8, R=1e-2 83.4).
+		h = h.With("k", 2).With("reg", 0.01)
+	case "chameleon":
+	}
+	return h
+}
+
+func buildASGC(h Hyper) (nn.Model, Training, error) {
+	k := h.Get("k", 2)
+	reg := h.Get("reg", 0.01)
+	c := h.Get("c", ASGCInverseL2)
+	switch {
+	case k < 0 || k != float64(int(k)):
+		return nil, Training{}, fmt.Errorf("extra k (hops) must be a non-negative integer, got %v", k)
+	case reg < 0:
+		return nil, Training{}, fmt.Errorf("extra reg must be >= 0, got %v", reg)
+	case c <= 0:
+		return nil, Training{}, fmt.Errorf("extra c (inverse L2 strength) must be positive, got %v", c)
+	}
+	m := nn.ASGC{K: int(k), Reg: reg}
+	opt := train.NewOptimizer(train.Group{Name: "all", Adam: train.NewAdam(h.LR, 0)})
+	return m, Training{Optimizer: opt, Epoch: asgcEpoch(m, c)}, nil
+}
+
+// asgcEpoch is StandardEpoch with scikit-learn's L2 penalty on the weights
+// (not the intercept): loss = NLL + ‖W‖² / (2·C·n_train).
+func asgcEpoch(m nn.ASGC, c float64) train.EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
+		labels, mask := in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)
+		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		nll := train.MaskedNLL(logp, labels, mask)
+		w := nn.ASGCWeight(scope, g)
+		nTrain := ConvertDType(ReduceAllSum(mask), w.DType())
+		nTrain = Max(nTrain, OnesLike(nTrain))
+		penalty := Div(ReduceAllSum(Square(w)), MulScalar(nTrain, 2*c))
+		loss := Add(nll, ConvertDType(penalty, nll.DType()))
+		opt.Step(scope, g, loss)
+		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
+	}
+}

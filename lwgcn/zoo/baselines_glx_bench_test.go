@@ -1,0 +1,48 @@
+package zoo
+
+import (
+	"testing"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// BenchmarkGlxEpoch measures one training epoch (training step and
+// evaluation pass) of LINKX, SimP-GCN and GloGNN++ with their dataset
+// defaults, preprocessing (kNN graph, pairs, structures) and compilation
+// excluded:
+//
+//	go test ./lwgcn/zoo -run '^$' -bench 'GlxEpoch/squirrel' -benchtime 20x
+func BenchmarkGlxEpoch(b *testing.B) {
+	be, info, err := backend.Shared()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, ds := range []string{"chameleon", "squirrel"} {
+		g := datasets.Standard(dstest.Load(b, ds))
+		for _, name := range []string{"linkx", "simpgcn", "glognn++"} {
+			b.Run(ds+"/"+name, func(b *testing.B) {
+				e, _ := Lookup(name)
+				tr, err := NewTrainer(be, info, g, name, e.Defaults(ds), train.Silent{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				er, err := tr.PrepareRun(train.Run{Split: 0, Seed: 15})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := er.Epoch(); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := er.Epoch(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package zoo
+
+import (
+	"fmt"
+
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+)
+
+// FAGCN reference settings: the official bdy9527/FAGCN src/train.py defaults
+// (its example is the Wikipedia squirrel graph): hidden 32, 2 layers,
+// ε = 0.3, dropout 0.5, Adam lr 0.01, weight decay 5e-5, 500 epochs, the
+// epoch of best validation accuracy reported (as the protocol does).
+const (
+	FAGCNHidden  = 32
+	FAGCNLayers  = 2
+	FAGCNEps     = 0.3
+	FAGCNDropout = 0.5
+	FAGCNLR      = 0.01
+	FAGCNWD      = 5e-5
+	FAGCNEpochs  = 500
+)
+
+func init() {
+	Register(Entry{
+		Name: "fagcn", Title: "FAGCN",
+		Paper: "Bo et al., AAAI 2021 (official bdy9527/FAGCN: signed tanh attention, ε·h⁰ residual; " +
+			"features row-normalised, symmetric graph without self loops)",
+		Defaults: fagcnDefaults,
+		Build: func(h Hyper) (nn.Model, Training, error) {
+			if h.Hidden < 1 || h.Layers < 1 {
+				return nil, Training{}, fmt.Errorf("hidden and layers must be positive, got %d and %d", h.Hidden, h.Layers)
+			}
+			if h.Dropout < 0 || h.Dropout >= 1 {
+				return nil, Training{}, fmt.Errorf("dropout must be in [0, 1), got %v", h.Dropout)
+			}
+			return nn.FAGCN{Hidden: h.Hidden, Layers: h.Layers, Eps: h.Alpha, Dropout: h.Dropout}, Training{}, nil
+		},
+		Graph: FAGCNGraph,
+	})
+}
+
+// FAGCNGraph is the official preprocessing: features row-normalised
+// (normalize_features, every dataset), edges made symmetric and simple with
+// no self loops (dgl.to_simple, to_bidirected, remove_self_loop).
+func FAGCNGraph(g *graph.Graph) *graph.Graph {
+	return g.RowNormalizeFeatures().ToUndirected().RemoveSelfLoops()
+}
+
+// fagcnDefaults: Hyper.Alpha is ε. The FAGCN paper evaluates Chameleon,
+// Squirrel and Actor (60/20/20 splits) and the Planetoid public splits, but
+// its repository publishes only the train.py defaults (FAGCN* constants),
+// used wherever no tuned value is given below. Where FAGCN published nothing
+// (WebKB), the setting was tuned on mean validation accuracy over the 10
+// Geom-GCN splits, as the LW-GCN paper did: on Texas, a grid over ε {0.3,
+// 0.5, 1}, lr {0.01, 0.05}, weight decay {5e-5, 5e-4, 1e-3}, dropout {0,
+// 0.5}, 1 or 2 layers, hidden {32, 64} (one factor at a time around the
+// defaults) put hidden 64, lr 0.05 first (validation 89.2 %, against 82.2 %
+// for the defaults); Wisconsin and Cornell take Texas's setting.
+//
+// Results (10 splits, seed 15, test accuracy mean ± std, the LW-GCN paper's
+// Table 2 in brackets): Texas 83.8 ± 5.3 (79.5 ± 4.8) with the tuned
+// setting, 78.1 ± 6.8 with the defaults; Chameleon 62.8 ± 1.4 (63.9 ± 2.2)
+// with the defaults. Both within two standard deviations.
+func fagcnDefaults(d string) Hyper {
+	h := Hyper{Hidden: FAGCNHidden, Layers: FAGCNLayers, Alpha: FAGCNEps, Dropout: FAGCNDropout, LR: FAGCNLR,
+		WeightDecay: FAGCNWD, Epochs: FAGCNEpochs}
+	switch d {
+	case "texas", "wisconsin", "cornell":
+		h.Hidden, h.LR = 64, 0.05
+	}
+	return h
+}
