@@ -84,6 +84,18 @@ type Entry struct {
 	// Graph, if set, transforms the (standard-preprocessed) dataset graph
 	// before training, e.g. ToUndirected.
 	Graph func(g *graph.Graph) *graph.Graph
+	// Notes explain, per dataset, why our reproduced accuracy may differ from
+	// the paper's number (key "" applies to every dataset); docs/RESULTS.md
+	// prints them next to the comparison.
+	Notes map[string]string
+}
+
+// Note returns the entry's note for dataset, else its general note.
+func (e Entry) Note(dataset string) string {
+	if n, ok := e.Notes[dataset]; ok {
+		return n
+	}
+	return e.Notes[""]
 }
 
 var registry = map[string]Entry{}

@@ -40,6 +40,9 @@ func (p *Bar) EndRun(r *train.RunResult) {}
 // End implements train.Progress.
 func (p *Bar) End() {}
 
+// Message shows s on the bar without advancing it (e.g. a sweep's log line).
+func (p *Bar) Message(s string) { p.bar.Update(p.done, s) }
+
 // Done finishes the bar.
 func (p *Bar) Done() { p.bar.Done() }
 
