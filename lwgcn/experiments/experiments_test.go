@@ -126,3 +126,25 @@ func TestGridBestUsesValidation(t *testing.T) {
 		t.Errorf("markdown does not mark the selection:\n%s", md)
 	}
 }
+
+// Partial cells are listed against the protocol's run count: 10 splits for
+// Geom-GCN graphs, 3 seeds for Planetoid ones.
+func TestPartialRuns(t *testing.T) {
+	var runs []results.Run
+	add := func(dataset string, n int) {
+		for i := range n {
+			runs = append(runs, results.Run{Model: "gcn", Dataset: dataset, Split: i, TestAcc: 0.5,
+				Options: map[string]string{"config": "c"}})
+		}
+	}
+	add("texas", 3)
+	add("chameleon", 10)
+	add("cora", 3)
+	got := partialRuns(Summaries(runs), []string{"gcn"}, []string{"texas", "chameleon", "cora"})
+	if !strings.Contains(got, "GCN on Texas (3 of 10)") || strings.Contains(got, "Chameleon") || strings.Contains(got, "Cora") {
+		t.Errorf("partialRuns = %q, want only Texas (3 of 10)", got)
+	}
+	if s := partialRuns(Summaries(runs), []string{"gcn"}, []string{"chameleon", "cora"}); s != "" {
+		t.Errorf("complete cells listed: %q", s)
+	}
+}
