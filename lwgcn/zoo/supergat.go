@@ -108,9 +108,14 @@ func superGATDefaults(d string) Hyper {
 		// universities as one graph), EV13NSO8.
 		set(0.001, 0.001170949103254853, 500, 0, 0.4564172584169823, 0.8, 0.7)
 	default:
-		// chameleon (GAT-Chameleon-EV13NSO8); squirrel and the filtered
-		// Wikipedia graphs, absent from SuperGAT, take Chameleon's setting.
-		set(0.005, 0.029103852629254242, 200, 0, 7.196197081101768e-08, 0.8, 0.5)
+		// chameleon: GAT-Chameleon-EV13NSO8 except the weight decay and
+		// epochs, tuned on validation: its l2_lambda 0.029 (with 200
+		// epochs) leaves the Geom-GCN splits at 38 % validation accuracy
+		// (34 % test, split 0), weight decay 5e-4 with 300 epochs reaches
+		// 66.1 / 60.6 % validation (64.0 / 63.6 % test) on splits 0 and 1,
+		// best epochs 218-242. Squirrel and the filtered Wikipedia graphs,
+		// absent from SuperGAT, take this setting.
+		set(0.005, 5e-4, 300, 0, 7.196197081101768e-08, 0.8, 0.5)
 	}
 	return h
 }
