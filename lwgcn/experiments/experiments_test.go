@@ -148,3 +148,18 @@ func TestPartialRuns(t *testing.T) {
 		t.Errorf("complete cells listed: %q", s)
 	}
 }
+
+func TestSweepRunsNote(t *testing.T) {
+	mk := func(model string, h float64, epochs int) results.Run {
+		return results.Run{Model: model, Dataset: "chameleon", Epochs: epochs,
+			Params: map[string]float64{"h": h, "degree": 20}}
+	}
+	runs := []results.Run{mk("gcn", 0, 200), mk("gcn", 0, 200), mk("gcn", 0.5, 200), mk("gcn", 0.5, 200)}
+	if got := sweepRunsNote(runs, "chameleon", 20); got != "2 runs per point, 200 epochs" {
+		t.Errorf("note %q", got)
+	}
+	runs = append(runs, mk("mlp", 0, 80))
+	if got := sweepRunsNote(runs, "chameleon", 20); got != "1-2 runs per point, 80-200 epochs" {
+		t.Errorf("note %q", got)
+	}
+}

@@ -270,7 +270,7 @@ func SweepMarkdown(runs []results.Run, base string) string {
 	var b strings.Builder
 	for _, d := range degs {
 		cs := byDeg[d]
-		fmt.Fprintf(&b, "Average degree %g (base %s):\n\n| h |", d, base)
+		fmt.Fprintf(&b, "Average degree %g (base %s; %s):\n\n| h |", d, base, sweepRunsNote(runs, base, d))
 		for _, c := range cs {
 			fmt.Fprintf(&b, " %s |", MethodTitle(c.Method))
 		}
@@ -302,6 +302,38 @@ func SweepMarkdown(runs []results.Run, base string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// sweepRunsNote says how many runs each point averages and how many epochs
+// they trained, e.g. "2 runs per point, 200 epochs".
+func sweepRunsNote(runs []results.Run, base string, degree float64) string {
+	perPoint := map[string]int{}
+	minE, maxE := 0, 0
+	for _, r := range runs {
+		if r.Dataset != base || r.Params["degree"] != degree {
+			continue
+		}
+		perPoint[fmt.Sprintf("%s/%g", r.Model, r.Params["h"])]++
+		if minE == 0 || r.Epochs < minE {
+			minE = r.Epochs
+		}
+		maxE = max(maxE, r.Epochs)
+	}
+	lo, hi := 0, 0
+	for _, n := range perPoint {
+		if lo == 0 || n < lo {
+			lo = n
+		}
+		hi = max(hi, n)
+	}
+	runsStr := fmt.Sprintf("%d runs per point", lo)
+	if lo != hi {
+		runsStr = fmt.Sprintf("%d-%d runs per point", lo, hi)
+	}
+	if minE == maxE {
+		return fmt.Sprintf("%s, %d epochs", runsStr, minE)
+	}
+	return fmt.Sprintf("%s, %d-%d epochs", runsStr, minE, maxE)
 }
 
 func init() {

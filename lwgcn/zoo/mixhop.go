@@ -23,6 +23,12 @@ func init() {
 		Defaults: mixhopDefaults,
 		Build:    buildMixHop,
 		Graph:    Undirected,
+		Notes: map[string]string{
+			"chameleon": "Above the paper. Ours trains the official architecture, dropouts and L2 under the shared " +
+				"protocol (Adam, 400 epochs, best validation epoch) with the hidden size chosen on validation (192); " +
+				"the LW-GCN paper does not publish its MixHop settings, and its MixHop numbers on Texas and " +
+				"Wisconsin sit 13-18 points below MLP's, which suggests untuned runs.",
+		},
 	})
 }
 
