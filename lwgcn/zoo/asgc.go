@@ -26,6 +26,10 @@ func init() {
 		Defaults: asgcDefaults,
 		Build:    buildASGC,
 		Graph:    Undirected,
+		Notes: map[string]string{
+			"": "(K, R) chosen on mean validation accuracy over the splits (the official code picks them " +
+				"per split); the logistic regression is trained with Adam under the protocol.",
+		},
 	})
 }
 

@@ -29,6 +29,10 @@ func init() {
 		Build:    buildLINKX,
 		// main.py symmetrises the edges (to_undirected) unless --directed.
 		Graph: Undirected,
+		Notes: map[string]string{
+			"": "No per-dataset setting is published: hidden and lr chosen on a validation grid (recorded " +
+				"in linkxDefaults).",
+		},
 	})
 }
 
