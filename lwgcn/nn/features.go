@@ -113,10 +113,10 @@ func (f Features) Graph() *Graph {
 }
 
 // MatMul returns X·W for W [F, H]: a sparse product for sparse features
-// (gathering W's rows at the non-zeros), a Dot for dense ones.
+// (gathering W's rows at the non-zeros), Project for dense ones.
 func (f Features) MatMul(w *Node) *Node {
 	if f.Sparse != nil {
 		return f.Sparse.Mul(w)
 	}
-	return Dot(f.Dense, w).Product()
+	return Project(f.Dense, w)
 }

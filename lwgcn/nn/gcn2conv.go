@@ -38,7 +38,7 @@ func GCN2Conv(scope *model.Scope, h, alphaH0 *Node, adj *SpMat, alpha, lambda fl
 	}
 	s := Add(a.Mul(h), alphaH0)
 	wEff := Add(MulScalar(w, theta), MulScalar(identity(g, h.DType(), hdim), 1-theta))
-	return Dot(s, wEff).Product()
+	return Project(s, wEff)
 }
 
 type identityKey struct {

@@ -247,7 +247,7 @@ func LabelWiseConv(scope *model.Scope, h Features, lw *LabelWiseGraph, out int) 
 		self, m = h.Sparse.Mul(wSelf), xc.Mul(Reshape(wCls, f*c, out))
 	case float64(n)*float64(f)*float64(out)*float64(c) > LabelWiseGroupedFLOPs:
 		// Grouped: W_k for class k's nodes only.
-		self = Dot(h.Dense, wSelf).Product()
+		self = Project(h.Dense, wSelf)
 		hp := Concatenate([]*Node{h.Dense, Zeros(g, shapes.Make(dt, 1, f))}, 0)
 		var parts []*Node
 		for k, grp := range lw.Groups {
@@ -255,12 +255,12 @@ func LabelWiseConv(scope *model.Scope, h Features, lw *LabelWiseGraph, out int) 
 				continue
 			}
 			wk := Reshape(Slice(wCls, AxisRange(), AxisElem(k)), f, out)
-			parts = append(parts, Dot(Gather(hp, grp, true), wk).Product())
+			parts = append(parts, Project(Gather(hp, grp, true), wk))
 		}
 		m = Gather(Concatenate(parts, 0), lw.GroupPos)
 	default:
-		self = Dot(h.Dense, wSelf).Product()
-		y := Dot(h.Dense, Reshape(wCls, f, c*out)).Product() // [N, C·out]
+		self = Project(h.Dense, wSelf)
+		y := Project(h.Dense, Reshape(wCls, f, c*out)) // [N, C·out]
 		y = Reshape(y, n*c, out)
 		idx := Add(MulScalar(Iota(g, shapes.Make(lw.Class.DType(), n, 1), 0), c), lw.Class)
 		m = Gather(y, idx, true)

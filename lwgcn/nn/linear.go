@@ -13,8 +13,8 @@ import (
 // "bias", omitted when bias is false), y [N, out]. Initialisation: PyTorch's
 // default, U(-1/sqrt(in), 1/sqrt(in)) for both W and b.
 //
-// It goes through GoMLX's nn.Dense, which uses the backend's fused kernel
-// when GOMLX_FUSION is on.
+// With GOMLX_FUSION on it goes through GoMLX's nn.Dense (the backend's
+// fused kernel); otherwise through Project (cheaper weight gradient).
 func Linear(scope *model.Scope, x *Node, out int, bias bool) *Node {
 	in := x.Shape().Dimensions[x.Rank()-1]
 	return LinearWithInit(scope, x, out, bias, LinearInit(in), LinearInit(in))
@@ -29,5 +29,19 @@ func LinearWithInit(scope *model.Scope, x *Node, out int, bias bool, wInit, bIni
 	if bias {
 		b = Param(scope, g, "bias", x.DType(), bInit, nil, out)
 	}
-	return gnn.Dense(x, w, b, compute.DenseLayoutInputOutputs)
+	if x.Rank() != 2 || hasFusedDense(g) {
+		return gnn.Dense(x, w, b, compute.DenseLayoutInputOutputs)
+	}
+	y := Project(x, w)
+	if b != nil {
+		y = Add(y, ExpandAxes(b, 0))
+	}
+	return y
+}
+
+// hasFusedDense says whether g's backend differentiates nn.Dense with its
+// own fused kernel (as GoMLX's nn.Dense checks).
+func hasFusedDense(g *Graph) bool {
+	b := g.Backend()
+	return b != nil && b.Capabilities().Operations[compute.OpTypeFusedDenseVJP]
 }
