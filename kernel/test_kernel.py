@@ -302,8 +302,11 @@ class ModuleProtocolTests(GoNBKernelTests):
     code_hello_world = '%%\nfmt.Println("hello, world", graph.Unlabeled)'
     completion_samples = [{"text": "%%\ngraph.MustN"}, {"text": "%%\nfmt.Prin"}]
     code_inspect_sample = "%%\ngraph.MustNew"
+    # gonbui.Sync, as GoNB documents, makes sure the display data has left
+    # the pipe before the program exits; without it the kernel may report
+    # idle before forwarding it (seen once in CI).
     code_display_data = [{"code": 'import "github.com/janpfeifer/gonb/gonbui"\n%%\n'
-                                  'gonbui.DisplayHTML("<b>lwgcn</b>")', "mime": "text/html"}]
+                                  'gonbui.DisplayHTML("<b>lwgcn</b>")\ngonbui.Sync()', "mime": "text/html"}]
 
     def test_completion_module(self):
         # gopls loads go.mod at the first completion/inspection request; the

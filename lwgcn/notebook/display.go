@@ -17,10 +17,19 @@ import (
 // Seams for tests: where display data and text fallbacks go.
 var (
 	inNotebook           = func() bool { return gonbui.IsNotebook }
-	send                 = gonbui.SendData
+	send                 = sendSynced
 	stdout     io.Writer = os.Stdout
 	stderr     io.Writer = os.Stderr
 )
+
+// sendSynced sends display data and waits until GoNB has taken it
+// (gonbui.Sync): a cell's program usually exits right after its last
+// figure, and GoNB may otherwise report the cell idle before forwarding
+// what was still in its pipe, losing the figure.
+func sendSynced(d *protocol.DisplayData) {
+	gonbui.SendData(d)
+	gonbui.Sync()
+}
 
 // QuickEnv is the environment variable read by Quick.
 const QuickEnv = "LWGCN_QUICK"

@@ -51,8 +51,9 @@ func TestGoNBPipeProtocol(t *testing.T) {
 		}
 	}()
 	type result struct {
-		msgs []*protocol.DisplayData
-		err  error
+		msgs  []*protocol.DisplayData
+		syncs int // gonbui.Sync requests, acknowledged as GoNB does
+		err   error
 	}
 	done := make(chan result, 1)
 	go func() {
@@ -65,6 +66,7 @@ func TestGoNBPipeProtocol(t *testing.T) {
 		}
 		defer f.Close()
 		dec := gob.NewDecoder(f)
+		var ack *gob.Encoder
 		for {
 			d := &protocol.DisplayData{}
 			if err := dec.Decode(d); err != nil {
@@ -73,6 +75,22 @@ func TestGoNBPipeProtocol(t *testing.T) {
 				}
 				done <- r
 				return
+			}
+			// gob hands the request over as a value (GoNB's dispatch
+			// asserts protocol.CommValue).
+			if req, ok := d.Data[protocol.MIMECommValue].(protocol.CommValue); ok && req.Address == protocol.GonbuiSyncAddress {
+				if ack == nil {
+					back := <-backCh
+					defer back.Close()
+					ack = gob.NewEncoder(back)
+				}
+				if err := ack.Encode(&protocol.CommValue{Address: protocol.GonbuiSyncAckAddress, Value: req.Value}); err != nil {
+					r.err = err
+					done <- r
+					return
+				}
+				r.syncs++
+				continue
 			}
 			r.msgs = append(r.msgs, d)
 		}
@@ -88,7 +106,7 @@ func TestGoNBPipeProtocol(t *testing.T) {
 		t.Fatalf("child: %v\n%s", err, childOut.String())
 	}
 	select {
-	case f := <-backCh:
+	case f := <-backCh: // opened but never used for an acknowledgement
 		f.Close()
 	default:
 	}
@@ -97,6 +115,11 @@ func TestGoNBPipeProtocol(t *testing.T) {
 	}
 	if len(r.msgs) != 4 {
 		t.Fatalf("got %d display messages, want 4 (svg, table, 2 progress draws)", len(r.msgs))
+	}
+	// Every display waits for GoNB to take it (a cell's program may exit
+	// right after its last figure).
+	if r.syncs != len(r.msgs) {
+		t.Errorf("%d sync requests for %d displays", r.syncs, len(r.msgs))
 	}
 	svg, _ := r.msgs[0].Data[protocol.MIMEImageSVG].(string)
 	if !strings.HasPrefix(svg, "<svg") || r.msgs[0].Data[protocol.MIMETextPlain] != `[figure "pipe test": SVG, `+strconv.Itoa(len(svg))+` bytes]` {
