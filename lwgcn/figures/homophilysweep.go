@@ -66,7 +66,7 @@ func SweepPoints(runs []results.Run, base string) []SweepPoint {
 	var out []SweepPoint
 	for k, xs := range acc {
 		out = append(out, SweepPoint{Method: k.method, H: k.h, Degree: k.d,
-			RealisedH: mean(rh[k]), RealisedDegree: mean(rd[k]), Acc: results.MeanStd(xs)})
+			RealisedH: results.MeanStd(rh[k]).Mean, RealisedDegree: results.MeanStd(rd[k]).Mean, Acc: results.MeanStd(xs)})
 	}
 	sortPoints(out)
 	return out
@@ -83,17 +83,6 @@ func sortPoints(ps []SweepPoint) {
 		}
 		return a.H < b.H
 	})
-}
-
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 // SweepBases lists the bases (datasets, or "csbm") of sweep runs, sorted.
