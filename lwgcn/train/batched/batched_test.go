@@ -1,0 +1,270 @@
+package batched
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// Tolerances of a run in a batch against the same run alone. Both compute
+// the same float32 operations, except that products are summed in another
+// order (fused [F, R·H] projections, products batched over runs): a few
+// ulp (1e-7 relative) per product. Losses then agree to about 4e-7
+// (relative) over the tests' epochs. Weights drift more (2e-5 on Texas
+// after 8 epochs): Adam divides a step by sqrt(v), so a weight whose
+// gradient is rounding noise (a feature column nearly absent from the
+// training nodes) moves by up to the learning rate on noise alone. The
+// tolerances sit 25-250x above what the tests observe and far below what a
+// mixed-up run gives (another split or dropout mask changes the first
+// epoch's loss in the second or third decimal: the planted-fault check).
+const (
+	lossTol   = 1e-4 // relative to max(1, |loss|)
+	weightTol = 5e-4 // absolute, on weights of magnitude ~0.1-1
+)
+
+// Largest differences seen (logged by the tests, to keep the tolerances honest).
+var maxLossDiff, maxWeightDiff float64
+
+// tinyGraph: n nodes in c classes, edges mostly within class, noisy class
+// features (sparse when sparse is set, else dense and dense enough to stay
+// a dense matrix), and three random splits.
+func tinyGraph(t testing.TB, n, c int, sparse bool, seed uint64) *graph.Graph {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	labels := make([]int32, n)
+	for i := range labels {
+		labels[i] = int32(r.IntN(c))
+	}
+	var src, dst []int32
+	for i := range n {
+		for range 3 {
+			j := r.IntN(n)
+			if r.Float64() < 0.6 {
+				for k := 0; k < 20 && labels[j] != labels[i]; k++ {
+					j = r.IntN(n)
+				}
+			}
+			if j != i {
+				src, dst = append(src, int32(i), int32(j)), append(dst, int32(j), int32(i))
+			}
+		}
+	}
+	f := 4 * c
+	x := make([]float32, n*f)
+	for i := range n {
+		if r.Float64() < 0.5 {
+			x[i*f+int(labels[i])] = 1
+		}
+		x[i*f+c+r.IntN(3*c)] = 1 + r.Float32()
+		if !sparse {
+			for k := range f {
+				x[i*f+k] += r.Float32()
+			}
+		}
+	}
+	feats, err := graph.NewDenseFeatures(n, f, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var splits []graph.Split
+	for range 3 {
+		perm := r.Perm(n)
+		tr, va, te := make([]bool, n), make([]bool, n), make([]bool, n)
+		for k, v := range perm {
+			switch {
+			case k < n/3:
+				tr[v] = true
+			case k < 2*n/3:
+				va[v] = true
+			default:
+				te[v] = true
+			}
+		}
+		s, err := graph.SplitFromMasks(tr, va, te)
+		if err != nil {
+			t.Fatal(err)
+		}
+		splits = append(splits, s)
+	}
+	return graph.MustNew(graph.Spec{Name: "tiny", NumNodes: n, Src: src, Dst: dst, Features: feats,
+		Labels: labels, NumClasses: c, Splits: splits})
+}
+
+// aloneRun trains one run with the unbatched trainer and returns its
+// result and final weights by path.
+func aloneRun(t *testing.T, g *graph.Graph, m nn.Model, epochs int, r train.Run) (*train.RunResult, map[string][]float32) {
+	t.Helper()
+	b, _ := backend.MustShared()
+	tr, err := train.New(b, m, g, train.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr, err := tr.RunOne(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := map[string][]float32{}
+	for v := range tr.Store().IterVariables() {
+		if !nn.IsParam(tr.Store(), v) {
+			continue
+		}
+		val, err := v.Value()
+		if err != nil {
+			t.Fatal(err)
+		}
+		flat, err := tensors.CopyFlatData[float32](val)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w[v.Path()] = flat
+	}
+	return rr, w
+}
+
+// compareRun checks a batched run against the same run alone.
+func compareRun(t *testing.T, what string, got, want *train.RunResult) {
+	t.Helper()
+	if len(got.History) != len(want.History) {
+		t.Fatalf("%s: %d epochs batched, %d alone", what, len(got.History), len(want.History))
+	}
+	for e := range want.History {
+		g, w := got.History[e], want.History[e]
+		for _, p := range [][3]any{{"train loss", g.TrainLoss, w.TrainLoss}, {"val loss", g.ValLoss, w.ValLoss}} {
+			a, b := p[1].(float64), p[2].(float64)
+			maxLossDiff = max(maxLossDiff, math.Abs(a-b)/max(1, math.Abs(b)))
+			if math.Abs(a-b) > lossTol*max(1, math.Abs(b)) {
+				t.Fatalf("%s: epoch %d: %s %.8f batched, %.8f alone", what, e+1, p[0], a, b)
+			}
+		}
+		if g.TrainAcc != w.TrainAcc || g.ValAcc != w.ValAcc || g.TestAcc != w.TestAcc {
+			t.Fatalf("%s: epoch %d: accuracies train/val/test %.4f/%.4f/%.4f batched, %.4f/%.4f/%.4f alone", what, e+1,
+				g.TrainAcc, g.ValAcc, g.TestAcc, w.TrainAcc, w.ValAcc, w.TestAcc)
+		}
+	}
+	if got.BestEpoch != want.BestEpoch || got.TestAcc != want.TestAcc || got.ValAcc != want.ValAcc {
+		t.Fatalf("%s: best epoch %d (val %.4f, test %.4f) batched, %d (val %.4f, test %.4f) alone", what,
+			got.BestEpoch, got.ValAcc, got.TestAcc, want.BestEpoch, want.ValAcc, want.TestAcc)
+	}
+}
+
+func compareWeights(t *testing.T, what string, got, want map[string][]float32) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d weights batched (%v), %d alone", what, len(got), keys(got), len(want))
+	}
+	for path, w := range want {
+		g, ok := got[path]
+		if !ok || len(g) != len(w) {
+			t.Fatalf("%s: weight %s: %d values batched, %d alone", what, path, len(g), len(w))
+		}
+		for i := range w {
+			d := math.Abs(float64(g[i] - w[i]))
+			maxWeightDiff = max(maxWeightDiff, d)
+			if d > weightTol || math.IsNaN(d) {
+				t.Fatalf("%s: weight %s[%d]: %v batched, %v alone", what, path, i, g[i], w[i])
+			}
+		}
+	}
+}
+
+func keys(m map[string][]float32) []string {
+	var k []string
+	for p := range m {
+		k = append(k, p)
+	}
+	return k
+}
+
+// checkBatchedEqualsAlone trains runs batched (batch size r) and each alone,
+// and compares every run; it returns the batched result.
+func checkBatchedEqualsAlone(t *testing.T, g *graph.Graph, m nn.Model, epochs, r int, runs []train.Run) *train.Result {
+	t.Helper()
+	b, _ := backend.MustShared()
+	bt, err := New(b, m, g, Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4, BatchSize: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := bt.Run(context.Background(), runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != len(runs) {
+		t.Fatalf("%d results for %d runs", len(res.Runs), len(runs))
+	}
+	last := (len(runs) - 1) / r * r // first run of the last batch
+	for i, run := range runs {
+		what := fmt.Sprintf("%s run %d (split %d, seed %d)", m.Name(), i, run.Split, run.Seed)
+		want, wantW := aloneRun(t, g, m, epochs, run)
+		compareRun(t, what, res.Runs[i], want)
+		if i >= last {
+			gotW, err := bt.RunWeights(i - last)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareWeights(t, what, gotW, wantW)
+		}
+	}
+	t.Logf("largest differences batched vs alone so far: loss %.2g (relative), weight %.2g", maxLossDiff, maxWeightDiff)
+	return res
+}
+
+// differentRuns are runs on different splits and seeds (and one repeated
+// split with another seed), so that a batch mixing up runs' masks, dropout
+// or weights gives other numbers.
+var differentRuns = []train.Run{{Split: 0, Seed: 1}, {Split: 1, Seed: 2}, {Split: 2, Seed: 3}, {Split: 0, Seed: 4}}
+
+func TestBatchedEqualsAloneTiny(t *testing.T) {
+	cases := []struct {
+		name   string
+		sparse bool
+		m      nn.Model
+	}{
+		{"mlp/sparse", true, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.3}},
+		{"mlp/dense", false, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.3}},
+		{"gcn/sparse", true, nn.GCN{Hidden: 8, Dropout: 0.5}},
+		{"gcn/dense", false, nn.GCN{Hidden: 8, Dropout: 0.5}},
+		{"gcn3/sparse", true, nn.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := tinyGraph(t, 60, 3, c.sparse, 5)
+			// Batches of 3: the second batch (one run) is padded.
+			res := checkBatchedEqualsAlone(t, g, c.m, 15, 3, differentRuns)
+			// Runs that differ must give different losses (else the check
+			// above could not tell runs apart).
+			if res.Runs[0].History[0].TrainLoss == res.Runs[3].History[0].TrainLoss {
+				t.Fatalf("runs on split 0 with seeds 1 and 4 have the same first loss %v", res.Runs[0].History[0].TrainLoss)
+			}
+		})
+	}
+}
+
+// The real features and sizes of Texas (sparse bag-of-words features, the
+// ELL paths of the sparse products) for a few epochs, 10 splits per batch.
+func TestBatchedEqualsAloneTexas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real dataset")
+	}
+	g := datasets.Standard(dstest.Load(t, "texas"))
+	runs := train.Runs([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 15)
+	checkBatchedEqualsAlone(t, g, nn.GCN{Hidden: 64, Dropout: 0.5}, 8, 10, runs)
+	checkBatchedEqualsAlone(t, g, nn.MLP{Hidden: 32, Dropout: 0.5}, 8, 10, runs[:3])
+}
+
+func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
+	_, err := For(nn.GAT{Hidden: 8, Heads: 2})
+	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn)` {
+		t.Fatalf("got %v", err)
+	}
+}

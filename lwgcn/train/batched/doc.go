@@ -1,0 +1,35 @@
+// Package batched trains R independent runs of one model on one graph (the
+// protocol's splits and seeds) in a single compiled computation, so that
+// the per-operation overhead of an epoch is paid once per batch instead of
+// once per run.
+//
+// # Layout
+//
+// Every weight gets the runs as an extra axis. A first layer on the node
+// features keeps its runs side by side in the columns, W [F, R·H] (run r
+// owns columns r·H … (r+1)·H-1), so that the features are multiplied once
+// for all runs and the GCN aggregation Â·(XW) runs once over [N, R·H]
+// (project first, aggregate once). Deeper weights are [R, in, out] and are
+// applied with one product batched over the runs; biases are [R·out].
+// Masks are [N, R], the output [N, R, C].
+//
+// # Runs stay independent
+//
+// The loss is the sum of the runs' losses, so each run's gradient is its
+// own loss's gradient. Adam (train.Optimizer, unchanged) is elementwise
+// with scalar hyperparameters shared by all runs, so its moments and its
+// weight decay separate by run too. Each run has its own random state,
+// seeded as the run alone seeds the store's (SetRNGStateFromSeed), and
+// draws its dropout masks in the same shapes and order as the unbatched
+// model; each run's weights start from nn.InitialValues with its seed and
+// the unbatched variable's path. A run in a batch therefore computes what
+// the same run alone (train.Trainer) computes, up to float32 rounding of
+// products summed in a different order: the tests check losses, final
+// weights, best epochs and accuracies against runs alone.
+//
+// # Models
+//
+// Batched models exist for MLP and GCN (any depth); For converts an
+// nn.Model, and says which models have no batched form yet. The unbatched
+// trainer (package train) stays the reference and the debugging path.
+package batched

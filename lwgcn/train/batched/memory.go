@@ -1,0 +1,57 @@
+package batched
+
+import (
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+)
+
+// DefaultMemoryBudget is the working memory a batch may use when the batch
+// size is chosen from memory: 6 GiB, a quarter of the 24 GiB machine the
+// protocol targets, leaving room for the graph's shared inputs, the Go
+// runtime and a second process.
+const DefaultMemoryBudget = 6 << 30
+
+// MaxBatchSize caps the batch chosen from memory: the protocol's 10 splits
+// fit in one batch, and larger batches only add padding for them.
+const MaxBatchSize = 10
+
+// bytesPerValue is float32's size.
+const bytesPerValue = 4
+
+// RunBytes estimates the working memory one run adds to a batch of model m
+// on g: its weights with Adam's two moments and gradient (4 copies), its
+// dropout masks, and its node activations kept for the backward pass
+// (about 12 [N, width] buffers per layer: projection, aggregation, bias,
+// ReLU, dropout and their gradients; a [K, rows, width] gather block is
+// bounded by nn.ChunkBytes and not counted).
+func RunBytes(g *graph.Graph, m nn.Model) int64 {
+	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
+	var hidden, layers int64 = 64, 2
+	switch m := m.(type) {
+	case nn.MLP:
+		hidden = int64(m.Hidden)
+	case nn.GCN:
+		hidden, layers = int64(m.Hidden), int64(max(m.Layers, 2))
+	}
+	weights := f*hidden + (layers-2)*hidden*hidden + hidden*c + (layers-1)*hidden + c
+	masks := n * hidden * (layers - 1) // hidden dropout
+	if g.Features().Density() < nn.SparseDensityThreshold {
+		rows, _, _ := g.Features().COO()
+		masks += 2 * int64(len(rows)) // a mask and the dropped values per stored entry
+	} else {
+		masks += 3 * n * f // mask, dropped features and their product's operand
+	}
+	acts := 12 * n * (layers*hidden + c)
+	return bytesPerValue * (4*weights + masks + acts)
+}
+
+// BatchSizeFor is the number of runs of m on g whose estimated working
+// memory (RunBytes) fits budget (0: DefaultMemoryBudget), between 1 and
+// MaxBatchSize.
+func BatchSizeFor(g *graph.Graph, m nn.Model, budget int64) int {
+	if budget <= 0 {
+		budget = DefaultMemoryBudget
+	}
+	r := budget / max(RunBytes(g, m), 1)
+	return int(min(max(r, 1), MaxBatchSize))
+}

@@ -1,0 +1,78 @@
+package batched
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/core/graph"
+
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+)
+
+// Model is a node classifier whose runs are trained together.
+type Model interface {
+	// Name is the unbatched model's name.
+	Name() string
+	// Prepare adds the inputs Forward reads (as the unbatched model's).
+	Prepare(g *graph.Graph, in *nn.Inputs) error
+	// Forward builds every run's output [N, R, C] (logits or
+	// log-probabilities, as the unbatched model). train enables dropout.
+	Forward(b *Builder, in *nn.Nodes, train bool) *Node
+}
+
+// For returns the batched form of an unbatched model, or an error naming
+// the models that have one.
+func For(m nn.Model) (Model, error) {
+	switch m := m.(type) {
+	case nn.MLP:
+		return MLP{m}, nil
+	case nn.GCN:
+		return GCN{m}, nil
+	}
+	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn)", m.Name())
+}
+
+// MLP is nn.MLP for R runs.
+type MLP struct{ nn.MLP }
+
+// Forward implements Model; it returns logits [N, R, C].
+func (m MLP) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
+	x := in.Features(nn.InputFeatures).ForPass(train)
+	f := x.NumCols()
+	h := ReLU(b.FirstLayer("/fc1", x, m.InputDropout, train, m.Hidden, true, nn.LinearInit(f), nn.LinearInit(f)))
+	h = b.Dropout(h, m.Dropout, train)
+	c := in.Meta(nn.InputNumClasses)
+	y := b.Linear("/fc2", h, c, true, nn.LinearInit(m.Hidden), nn.LinearInit(m.Hidden))
+	return Reshape(y, x.NumRows(), b.Runs, c)
+}
+
+// GCN is nn.GCN for R runs: the first projection is fused over the runs
+// ([F, R·H]), and every aggregation Â·(hW) runs once over [N, R·width].
+type GCN struct{ nn.GCN }
+
+// Forward implements Model; it returns logits [N, R, C].
+func (m GCN) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
+	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	x := in.Features(nn.InputFeatures).ForPass(train)
+	n, f := x.NumRows(), x.NumCols()
+	layers := max(m.Layers, 2)
+	bias := func(scope string, out int) *Node {
+		return ExpandAxes(b.Param(scope+"/bias", nn.ZeroInit, fusedCols, out), 0)
+	}
+	h := b.FirstLayer("/conv1", x, m.Dropout, train, m.Hidden, false, nn.GlorotInit(f, m.Hidden), nn.ZeroInit)
+	h = ReLU(Add(adj.Mul(h), bias("/conv1", m.Hidden)))
+	for l := 2; l < layers; l++ {
+		s := fmt.Sprintf("/conv%d", l)
+		h = b.Dropout(h, m.Dropout, train)
+		h = b.Linear(s, h, m.Hidden, false, nn.GlorotInit(m.Hidden, m.Hidden), nn.ZeroInit)
+		h = ReLU(Add(adj.Mul(h), bias(s, m.Hidden)))
+	}
+	c := in.Meta(nn.InputNumClasses)
+	s := fmt.Sprintf("/conv%d", layers)
+	h = b.Dropout(h, m.Dropout, train)
+	h = b.Linear(s, h, c, false, nn.GlorotInit(m.Hidden, c), nn.ZeroInit)
+	return Reshape(Add(adj.Mul(h), bias(s, c)), n, b.Runs, c)
+}
+
+// ReLU is nn.ReLU (the same op as the unbatched models).
+func ReLU(x *Node) *Node { return nn.ReLU(x) }
