@@ -13,21 +13,24 @@ import (
 // projection); vals [NNZ, R], the entries' values per run in the row-sorted
 // entry order (they replace m's values; the row and column scales still
 // apply); result [NumRows, R·H] in the same column layout. With vals nil
-// every run uses m's own values and the product is m.Mul(x): one
-// aggregation over all runs' columns. Gradients flow to x only (Aᵀ_r·v_r
-// on the transposed layout), as in Mul.
+// every run uses m's own values: one aggregation over all runs' columns,
+// m.Mul(x) with the ELL chunks split to keep the R-times-wider blocks in
+// cache. Gradients flow to x only (Aᵀ_r·v_r on the transposed layout), as
+// in Mul.
 func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
-	if vals == nil {
+	if vals == nil && (m.dense != nil || m.sorted != nil) {
 		return m.Mul(x)
 	}
 	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols || runs < 1 || x.Shape().Dimensions[1]%runs != 0 {
 		panicf("nn: MulRuns: sparse %d x %d matrix times %s for %d runs", m.NumRows, m.NumCols, x.Shape(), runs)
 	}
-	if d := vals.Shape().Dimensions; vals.Rank() != 2 || d[0] != m.NNZ || d[1] != runs {
-		panicf("nn: MulRuns: values %s, want [%d, %d]", vals.Shape(), m.NNZ, runs)
-	}
 	dt := x.DType()
-	vals = StopGradient(ConvertDType(vals, dt))
+	if vals != nil {
+		if d := vals.Shape().Dimensions; vals.Rank() != 2 || d[0] != m.NNZ || d[1] != runs {
+			panicf("nn: MulRuns: values %s, want [%d, %d]", vals.Shape(), m.NNZ, runs)
+		}
+		vals = StopGradient(ConvertDType(vals, dt))
+	}
 	h := x.Shape().Dimensions[1] / runs
 	var rs, cs *Node
 	if m.RowScale != nil {
@@ -54,7 +57,10 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 		}
 		return y
 	}
-	vp := Concatenate([]*Node{vals, Zeros(x.Graph(), shapes.Make(dt, 1, runs))}, 0) // padding slots read 0
+	var vp *Node // nil: m's own values (pre-arranged per chunk) or ones
+	if vals != nil {
+		vp = Concatenate([]*Node{vals, Zeros(x.Graph(), shapes.Make(dt, 1, runs))}, 0) // padding slots read 0
+	}
 	fwd := func(x *Node) *Node {
 		if cs != nil {
 			x = StopGradient(Mul(x, cs))
@@ -82,9 +88,10 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 }
 
 // ellMulRuns is ellMulStop for R runs with per-run entry values vp
-// ([NNZ+1, R], the last row 0 for padding slots): each chunk's gathered
-// block [K, rows, R·H] is scaled by its slots' values [K, rows, R, 1] and
-// summed over K.
+// ([NNZ+1, R], the last row 0 for padding slots; nil: the matrix's own
+// values): each chunk's gathered block [K, rows, R·H] is scaled by its
+// slots' values [K, rows, R, 1] and summed over K. Chunks are split so that
+// their blocks stay within ChunkBytes.
 func ellMulRuns(x *Node, e *ellNodes, vp *Node, runs int, stop bool) *Node {
 	xp := x
 	if !e.padded {
@@ -107,11 +114,33 @@ func ellMulRuns(x *Node, e *ellNodes, vp *Node, runs int, stop bool) *Node {
 			chunks = []ellChunk{*wh}
 		}
 		for _, ch := range chunks {
-			r := ch.idx.Shape().Dimensions[1]
-			blk := Reshape(Gather(xp, ch.idx, false), k, r, runs, h) // [K, r, R, H]
-			v := Reshape(Gather(vp, ch.entry, false), k, r, runs, 1) // [K, r, R, 1]
-			blk = Reshape(Mul(blk, v), k, r*w)
-			parts = append(parts, Reshape(ReduceSum(blk, 0), r, w))
+			rows := ch.idx.Shape().Dimensions[1]
+			// A chunk's block is R times wider than in a run alone: split its
+			// rows so that each block stays within ChunkBytes (in cache).
+			step := max(1, min(rows, ChunkBytes/max(1, dt.Size()*k*w)))
+			for a := 0; a < rows; a += step {
+				idx, ent := ch.idx, ch.entry
+				if step < rows {
+					idx = Slice(idx, AxisRange(), AxisRange(a, min(a+step, rows)))
+					ent = Slice(ent, AxisRange(), AxisRange(a, min(a+step, rows)))
+				}
+				r := idx.Shape().Dimensions[1]
+				blk := Gather(xp, idx, false) // [K, r, R·H]
+				switch {
+				case vp != nil:
+					v := Reshape(Gather(vp, ent, false), k, r, runs, 1) // [K, r, R, 1]
+					blk = Reshape(Mul(Reshape(blk, k, r, runs, h), v), k, r*w)
+				case ch.val != nil:
+					cv := ch.val
+					if step < rows {
+						cv = Slice(cv, AxisRange(), AxisRange(a, min(a+step, rows)))
+					}
+					blk = Reshape(Mul(blk, ConvertDType(cv, dt)), k, r*w)
+				default:
+					blk = Reshape(blk, k, r*w)
+				}
+				parts = append(parts, Reshape(ReduceSum(blk, 0), r, w))
+			}
 		}
 	}
 	if e.padded {

@@ -250,6 +250,17 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 	}
 }
 
+// The same with every sparse matrix in the bucketed ELL layout, in chunks
+// small enough that the batched products split them further.
+func TestBatchedEqualsAloneTinyELL(t *testing.T) {
+	dense, slots, chunk := nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes
+	nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes = 0, 16, 1024
+	t.Cleanup(func() { nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes = dense, slots, chunk })
+	g := tinyGraph(t, 60, 3, true, 6)
+	checkBatchedEqualsAlone(t, g, nn.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
+	checkBatchedEqualsAlone(t, g, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)
+}
+
 // The real features and sizes of Texas (sparse bag-of-words features, the
 // ELL paths of the sparse products) for a few epochs, 10 splits per batch.
 func TestBatchedEqualsAloneTexas(t *testing.T) {

@@ -60,18 +60,18 @@ func (m GCN) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 		return ExpandAxes(b.Param(scope+"/bias", nn.ZeroInit, fusedCols, out), 0)
 	}
 	h := b.FirstLayer("/conv1", x, m.Dropout, train, m.Hidden, false, nn.GlorotInit(f, m.Hidden), nn.ZeroInit)
-	h = ReLU(Add(adj.Mul(h), bias("/conv1", m.Hidden)))
+	h = ReLU(Add(adj.MulRuns(h, b.Runs, nil), bias("/conv1", m.Hidden)))
 	for l := 2; l < layers; l++ {
 		s := fmt.Sprintf("/conv%d", l)
 		h = b.Dropout(h, m.Dropout, train)
 		h = b.Linear(s, h, m.Hidden, false, nn.GlorotInit(m.Hidden, m.Hidden), nn.ZeroInit)
-		h = ReLU(Add(adj.Mul(h), bias(s, m.Hidden)))
+		h = ReLU(Add(adj.MulRuns(h, b.Runs, nil), bias(s, m.Hidden)))
 	}
 	c := in.Meta(nn.InputNumClasses)
 	s := fmt.Sprintf("/conv%d", layers)
 	h = b.Dropout(h, m.Dropout, train)
 	h = b.Linear(s, h, c, false, nn.GlorotInit(m.Hidden, c), nn.ZeroInit)
-	return Reshape(Add(adj.Mul(h), bias(s, c)), n, b.Runs, c)
+	return Reshape(Add(adj.MulRuns(h, b.Runs, nil), bias(s, c)), n, b.Runs, c)
 }
 
 // ReLU is nn.ReLU (the same op as the unbatched models).

@@ -166,18 +166,8 @@ func (t *Trainer) Run(ctx context.Context, runs []train.Run) (*train.Result, err
 	if len(runs) == 0 {
 		return nil, errors.New("batched: no runs")
 	}
-	splits := t.graph.Splits()
-	for _, r := range runs {
-		if r.Split < 0 || r.Split >= len(splits) {
-			return nil, fmt.Errorf("batched: split %d out of range: graph %q has %d splits", r.Split, t.graph.Name(), len(splits))
-		}
-	}
-	if t.runs == 0 {
-		r := t.cfg.BatchSize
-		if r == 0 {
-			r = BatchSizeFor(t.graph, t.unb, t.cfg.MemoryBudget)
-		}
-		t.runs = min(r, len(runs))
+	if err := t.check(runs); err != nil {
+		return nil, err
 	}
 	p := t.cfg.Progress
 	p.Begin(len(runs), t.cfg.Epochs)
@@ -204,6 +194,25 @@ func (t *Trainer) Run(ctx context.Context, runs []train.Run) (*train.Result, err
 	res.TestAcc, res.ValAcc = results.MeanStd(tests), results.MeanStd(vals)
 	res.CompileTime = t.compileTime
 	return res, nil
+}
+
+// check validates the runs' splits and fixes the batch size at the first
+// call: Config.BatchSize, else BatchSizeFor, at most len(runs).
+func (t *Trainer) check(runs []train.Run) error {
+	splits := t.graph.Splits()
+	for _, r := range runs {
+		if r.Split < 0 || r.Split >= len(splits) {
+			return fmt.Errorf("batched: split %d out of range: graph %q has %d splits", r.Split, t.graph.Name(), len(splits))
+		}
+	}
+	if t.runs == 0 {
+		r := t.cfg.BatchSize
+		if r == 0 {
+			r = BatchSizeFor(t.graph, t.unb, t.cfg.MemoryBudget)
+		}
+		t.runs = min(r, len(runs))
+	}
+	return nil
 }
 
 // prepare sets the batch's inputs (masks [N, R]), compiles at the first
@@ -406,4 +415,54 @@ func (t *Trainer) RunWeights(k int) (map[string][]float32, error) {
 		out[p.path] = w
 	}
 	return out, nil
+}
+
+// EpochRunner runs epochs of one prepared batch without bookkeeping (no
+// best-epoch tracking, no progress): for benchmarks.
+type EpochRunner struct {
+	t    *Trainer
+	args []any
+	// Runs is the number of runs the batch trains (padding excluded).
+	Runs int
+}
+
+// PrepareBatch sets up one batch of runs (at most BatchSize; the batch
+// size is fixed here when not yet chosen) as Run does and returns a runner
+// for its epochs.
+func (t *Trainer) PrepareBatch(runs []train.Run) (*EpochRunner, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("batched: no runs")
+	}
+	if err := t.check(runs); err != nil {
+		return nil, err
+	}
+	if len(runs) > t.runs {
+		return nil, fmt.Errorf("batched: %d runs for a batch of %d", len(runs), t.runs)
+	}
+	args, err := t.prepare(runs)
+	if err != nil {
+		return nil, err
+	}
+	return &EpochRunner{t: t, args: args, Runs: len(runs)}, nil
+}
+
+// Epoch runs one epoch of every run in the batch and returns the sum of
+// their training losses.
+func (e *EpochRunner) Epoch() (float64, error) {
+	outs, err := e.t.exec.Call(e.args...)
+	if err != nil {
+		return 0, err
+	}
+	stats, err := tensors.CopyFlatData[float64](outs[0])
+	for _, o := range outs {
+		_ = o.FinalizeAll()
+	}
+	if err != nil {
+		return 0, err
+	}
+	var sum float64
+	for k := range e.Runs {
+		sum += stats[k*numStats+statTrainLoss]
+	}
+	return sum, nil
 }
