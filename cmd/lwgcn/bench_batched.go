@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+	"github.com/lwgcn/toolkit/lwgcn/train/batched"
+)
+
+func init() {
+	register(command{name: "bench-batched", summary: "time a split-epoch with runs batched in one computation and alone (results/bench-batched.json)", run: runBenchBatched})
+}
+
+// benchBatchedModel is the model timed: the reference GCN (zoo "gcn").
+var benchBatchedModel = nn.GCN{Hidden: 64, Dropout: 0.5}
+
+// blockTiming is what one measuring process reports.
+type blockTiming struct {
+	Runs    int     `json:"runs"`
+	Epochs  int     `json:"epochs"`
+	Ms      float64 `json:"ms_per_split_epoch"`
+	CPUMs   float64 `json:"cpu_ms_per_split_epoch"`
+	PeakRSS uint64  `json:"peak_rss_bytes"`
+}
+
+func runBenchBatched(args []string) error {
+	fs := newFlagSet("bench-batched", "[flags]")
+	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
+	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
+	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
+	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")
+	minTime := fs.Duration("benchtime", 2*time.Second, "minimum measuring time per block")
+	note := fs.String("note", "", "measurement conditions recorded with the results (e.g. a shared machine)")
+	out := fs.String("out", "", "output JSON (default results/bench-batched.json in the repository; \"-\" for stdout)")
+	child := fs.String("child", "", "internal: measure one block (\"batched\" or \"alone\") of -datasets' first dataset and print it")
+	data := addDataFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *runs < 1 || *blocks < 1 {
+		return fmt.Errorf("bench-batched: -runs and -blocks must be positive, got %d and %d", *runs, *blocks)
+	}
+	dsList := strings.Split(*names, ",")
+	if *child != "" {
+		t, err := measureBlock(*child, dsList[0], *runs, *minTime, data)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(os.Stdout).Encode(t)
+	}
+	var procList []int
+	for _, p := range strings.Split(*procs, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 {
+			return fmt.Errorf("bench-batched: -procs: %q is not a positive integer", p)
+		}
+		procList = append(procList, n)
+	}
+	path := *out
+	if path == "" {
+		root := buildinfo.SourceDir()
+		if root == "" {
+			return errors.New("bench-batched: not inside the lwgcn repository: pass -out")
+		}
+		path = filepath.Join(root, "results", "bench-batched.json")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("bench-batched: %w", err)
+	}
+	_, info, err := backend.Shared()
+	if err != nil {
+		return err
+	}
+	file := experiments.BatchedBenchFile{Note: *note,
+		Model: fmt.Sprintf("GCN (%d hidden, dropout %g, Adam lr 0.01, weight decay 5e-4)", benchBatchedModel.Hidden, benchBatchedModel.Dropout)}
+	for _, ds := range dsList {
+		for _, p := range procList {
+			var bt, at []blockTiming
+			for blk := range *blocks {
+				for _, mode := range []string{"batched", "alone"} {
+					cmdArgs := []string{"bench-batched", "-child", mode, "-datasets", ds, "-runs", strconv.Itoa(*runs),
+						"-benchtime", minTime.String(), "-mirror", *data.mirror, "-cache", *data.cache}
+					c := exec.Command(self, cmdArgs...)
+					c.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(p))
+					c.Stderr = os.Stderr
+					outb, err := c.Output()
+					if err != nil {
+						return fmt.Errorf("bench-batched: %s %s at GOMAXPROCS=%d: %w", ds, mode, p, err)
+					}
+					var t blockTiming
+					if err := json.Unmarshal(outb, &t); err != nil {
+						return fmt.Errorf("bench-batched: %s %s: reading the block's result %q: %w", ds, mode, outb, err)
+					}
+					fmt.Fprintf(os.Stderr, "%-10s GOMAXPROCS=%d block %d %-7s %8.2f ms/split-epoch (cpu %8.2f, peak RSS %5.0f MiB, %d epochs)\n",
+						ds, p, blk+1, mode, t.Ms, t.CPUMs, float64(t.PeakRSS)/(1<<20), t.Epochs)
+					if mode == "batched" {
+						bt = append(bt, t)
+					} else {
+						at = append(at, t)
+					}
+				}
+			}
+			row := experiments.BatchedBenchRow{Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
+				BatchedMs: median(bt, func(t blockTiming) float64 { return t.Ms }), AloneMs: median(at, func(t blockTiming) float64 { return t.Ms }),
+				BatchedCPUMs: median(bt, func(t blockTiming) float64 { return t.CPUMs }), AloneCPUMs: median(at, func(t blockTiming) float64 { return t.CPUMs }),
+				BatchedPeakRSS: maxRSS(bt), AlonePeakRSS: maxRSS(at), AuthorsMs: experiments.AuthorsMs(ds, p),
+				Provenance: results.NewProvenance(info.Name)}
+			if bt[0].Runs != *runs {
+				row.Runs = bt[0].Runs
+			}
+			file.Rows = append(file.Rows, row)
+			fmt.Printf("%-10s GOMAXPROCS=%d: batched %.2f ms/split-epoch, alone %.2f (%.2fx); authors' LW-GCN epoch %g ms\n",
+				ds, p, row.BatchedMs, row.AloneMs, row.AloneMs/row.BatchedMs, row.AuthorsMs)
+		}
+	}
+	return writeJSON(path, file)
+}
+
+func median(ts []blockTiming, f func(blockTiming) float64) float64 {
+	v := make([]float64, len(ts))
+	for i, t := range ts {
+		v[i] = f(t)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+func maxRSS(ts []blockTiming) uint64 {
+	var m uint64
+	for _, t := range ts {
+		m = max(m, t.PeakRSS)
+	}
+	return m
+}
+
+// measureBlock times split-epochs of benchBatchedModel on one dataset in
+// this process: mode "batched" trains runs splits in one computation,
+// "alone" one split; after a warm-up epoch, at least three epochs and
+// minTime.
+func measureBlock(mode, ds string, runs int, minTime time.Duration, data dataFlags) (blockTiming, error) {
+	ctx := context.Background()
+	g, err := experiments.LoadGraph(ctx, ds, data.options()...)
+	if err != nil {
+		return blockTiming{}, err
+	}
+	b, _, err := backend.Shared()
+	if err != nil {
+		return blockTiming{}, err
+	}
+	var epoch func() (float64, error)
+	per := 1
+	switch mode {
+	case "batched":
+		var rs []train.Run
+		for s := range runs {
+			rs = append(rs, train.Run{Split: s % len(g.Splits()), Seed: int64(15 + s)})
+		}
+		t, err := batched.New(b, benchBatchedModel, g, batched.Config{Epochs: 1, LR: 0.01, WeightDecay: 5e-4, BatchSize: runs})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err := t.PrepareBatch(rs)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		epoch, per = er.Epoch, runs
+	case "alone":
+		t, err := train.New(b, benchBatchedModel, g, train.Config{Epochs: 1, LR: 0.01, WeightDecay: 5e-4})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err := t.PrepareRun(train.Run{Split: 0, Seed: 15})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		epoch = er.Epoch
+	default:
+		return blockTiming{}, fmt.Errorf("bench-batched: -child %q: want batched or alone", mode)
+	}
+	if _, err := epoch(); err != nil { // warm-up
+		return blockTiming{}, err
+	}
+	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) // reset VmHWM: peak of the epochs only
+	runtime.GC()
+	cpu0 := processCPU()
+	start := time.Now()
+	n := 0
+	for n < 3 || time.Since(start) < minTime {
+		if _, err := epoch(); err != nil {
+			return blockTiming{}, fmt.Errorf("bench-batched: %s %s epoch %d: %w", ds, mode, n+1, err)
+		}
+		n++
+	}
+	wall := time.Since(start)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(n*per) }
+	return blockTiming{Runs: per, Epochs: n, Ms: ms(wall), CPUMs: ms(processCPU() - cpu0), PeakRSS: vmHWM()}, nil
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// vmHWM is Linux's peak resident set size of this process, 0 elsewhere.
+func vmHWM() uint64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			if f := strings.Fields(rest); len(f) >= 1 {
+				kb, _ := strconv.ParseUint(f[0], 10, 64)
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}

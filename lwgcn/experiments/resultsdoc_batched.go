@@ -1,0 +1,123 @@
+package experiments
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// BatchedBenchFile is results/bench-batched.json, written by
+// `lwgcn bench-batched`: split-epoch times of R runs trained in one
+// compiled computation (package train/batched) beside the same model one
+// run at a time.
+type BatchedBenchFile struct {
+	// Model is what was timed ("gcn: 64 hidden, dropout 0.5", ...).
+	Model string `json:"model"`
+	// Note says under which conditions it was measured (e.g. a shared
+	// machine).
+	Note string            `json:"note"`
+	Rows []BatchedBenchRow `json:"rows"`
+}
+
+// BatchedBenchRow is one dataset at one thread count. Times are medians
+// over Blocks alternating blocks (batched, alone, batched, ...), each a
+// fresh process measuring for a minimum time; a split-epoch is one run
+// trained one epoch (a batch's epoch divided by its runs).
+type BatchedBenchRow struct {
+	Dataset string `json:"dataset"`
+	// Procs is GOMAXPROCS; Runs the batch size; Blocks the blocks per mode.
+	Procs  int `json:"gomaxprocs"`
+	Runs   int `json:"runs_per_batch"`
+	Blocks int `json:"blocks"`
+	// Wall and process CPU ms per split-epoch, batched and alone.
+	BatchedMs    float64 `json:"batched_ms_per_split_epoch"`
+	AloneMs      float64 `json:"alone_ms_per_split_epoch"`
+	BatchedCPUMs float64 `json:"batched_cpu_ms_per_split_epoch"`
+	AloneCPUMs   float64 `json:"alone_cpu_ms_per_split_epoch"`
+	// Peak resident memory of the measuring process (largest block).
+	BatchedPeakRSS uint64 `json:"batched_peak_rss_bytes"`
+	AlonePeakRSS   uint64 `json:"alone_peak_rss_bytes"`
+	// AuthorsMs is the authors' full LW-GCN epoch at this thread count
+	// (AuthorsEpochMs), 0 where none is known.
+	AuthorsMs  float64            `json:"authors_lwgcn_ms_per_epoch"`
+	Provenance results.Provenance `json:"provenance"`
+}
+
+// AuthorsEpochMs are the batched-runs issue's figures: one full LW-GCN
+// epoch of the authors' PyTorch code (GCNII-64 f_G on Cora) on this kind of
+// machine, at 1 and 2 threads.
+var AuthorsEpochMs = map[string][2]float64{
+	"texas": {19.4, 18.3}, "chameleon": {393, 284}, "squirrel": {1757, 1156}, "cora": {527, 512},
+}
+
+// AuthorsMs returns AuthorsEpochMs at procs threads (1 or 2), 0 otherwise.
+func AuthorsMs(dataset string, procs int) float64 {
+	if procs < 1 || procs > 2 {
+		return 0
+	}
+	return AuthorsEpochMs[dataset][procs-1]
+}
+
+// ReadBatchedBench reads and checks a bench-batched.json file.
+func ReadBatchedBench(path string) (*BatchedBenchFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("experiments: %w", err)
+	}
+	var f BatchedBenchFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("experiments: %s: %w", path, err)
+	}
+	for i, r := range f.Rows {
+		if r.Dataset == "" || !(r.BatchedMs > 0) || !(r.AloneMs > 0) || r.Runs < 1 || r.Procs < 1 {
+			return nil, fmt.Errorf("experiments: %s: row %d lacks a dataset, positive times, runs or gomaxprocs", path, i)
+		}
+	}
+	return &f, nil
+}
+
+func init() { RegisterSection(Section{Order: 41, Render: batchedSpeedSection}) }
+
+// batchedSpeedSection renders results/bench-batched.json, if present.
+func batchedSpeedSection(dir string) (string, error) {
+	path := filepath.Join(dir, "bench-batched.json")
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	f, err := ReadBatchedBench(path)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("## Speed: batched runs (time per split-epoch)\n\n")
+	fmt.Fprintf(&b, "Model: %s. A split-epoch is one run (split, seed) trained one epoch; *batched* trains the\n", f.Model)
+	b.WriteString("runs of a batch in one compiled computation (`lwgcn/train/batched`; each run gives the same result\n")
+	b.WriteString("as alone, tested), *alone* one run at a time (`lwgcn bench-batched`; medians of alternating\n")
+	b.WriteString("blocks, each block a fresh process). The authors' column is their full **LW-GCN** epoch (f_G a\n")
+	b.WriteString("GCNII-64 on Cora) from the batched-runs issue: the ratio compares a batched GCN split-epoch with\n")
+	b.WriteString("that, so it says how far the simplest batched model is from the goal, not that LW-GCN is there.\n")
+	if f.Note != "" {
+		fmt.Fprintf(&b, "\n%s\n", f.Note)
+	}
+	b.WriteString("\n| dataset | threads | runs/batch | batched ms | alone ms | batched/alone speed-up | batched CPU ms | alone CPU ms | peak RSS batched / alone | authors' LW-GCN ms | authors / batched |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	var prov results.Provenance
+	for _, r := range f.Rows {
+		prov = r.Provenance
+		auth, ratio := "–", "–"
+		if r.AuthorsMs > 0 {
+			auth, ratio = fmt.Sprintf("%g", r.AuthorsMs), fmt.Sprintf("%.1fx", r.AuthorsMs/r.BatchedMs)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %.2f | %.2f | %.2fx | %.2f | %.2f | %.0f / %.0f MiB | %s | %s |\n",
+			r.Dataset, r.Procs, r.Runs, r.BatchedMs, r.AloneMs, r.AloneMs/r.BatchedMs, r.BatchedCPUMs, r.AloneCPUMs,
+			float64(r.BatchedPeakRSS)/(1<<20), float64(r.AlonePeakRSS)/(1<<20), auth, ratio)
+	}
+	fmt.Fprintf(&b, "\n%s\n", prov)
+	return b.String(), nil
+}
