@@ -18,7 +18,7 @@ import (
 // cache. Gradients flow to x only (Aᵀ_r·v_r on the transposed layout), as
 // in Mul.
 func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
-	if vals == nil && (m.dense != nil || m.sorted != nil) {
+	if vals == nil && m.dense != nil {
 		return m.Mul(x)
 	}
 	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols || runs < 1 || x.Shape().Dimensions[1]%runs != 0 {

@@ -235,6 +235,8 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 		{"gcn/sparse", true, nn.GCN{Hidden: 8, Dropout: 0.5}},
 		{"gcn/dense", false, nn.GCN{Hidden: 8, Dropout: 0.5}},
 		{"gcn3/sparse", true, nn.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}},
+		{"gcnii/sparse", true, nn.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
+		{"gcnii/dense", false, nn.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,6 +261,8 @@ func TestBatchedEqualsAloneTinyELL(t *testing.T) {
 	g := tinyGraph(t, 60, 3, true, 6)
 	checkBatchedEqualsAlone(t, g, nn.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
 	checkBatchedEqualsAlone(t, g, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)
+	// GCNII in the sorted-padded layout (which needs an ELL adjacency).
+	checkBatchedEqualsAlone(t, g, nn.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}, 12, 4, differentRuns)
 }
 
 // The real features and sizes of Texas (sparse bag-of-words features, the
@@ -273,9 +277,42 @@ func TestBatchedEqualsAloneTexas(t *testing.T) {
 	checkBatchedEqualsAlone(t, g, nn.MLP{Hidden: 32, Dropout: 0.5}, 8, 10, runs[:3])
 }
 
+// GCNII with two parameter groups (the official Planetoid setting: weight
+// decay 0.01 on the convolutions, 5e-4 on the dense layers).
+func TestBatchedEqualsAloneGroups(t *testing.T) {
+	g := tinyGraph(t, 50, 3, true, 8)
+	m := nn.GCNII{Layers: 3, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}
+	opt := func() *train.Optimizer {
+		return train.NewOptimizer(
+			train.Group{Name: "conv", Adam: train.NewAdam(0.01, 0.01), Match: train.ScopePrefix("/conv")},
+			train.Group{Name: "dense", Adam: train.NewAdam(0.01, 5e-4)})
+	}
+	b, _ := backend.MustShared()
+	bt, err := New(b, m, g, Config{Epochs: 10, Optimizer: opt(), BatchSize: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := differentRuns[:3]
+	res, err := bt.Run(context.Background(), runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, run := range runs {
+		tr, err := train.New(b, m, g, train.Config{Epochs: 10, Optimizer: opt()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tr.RunOne(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareRun(t, fmt.Sprintf("gcnii groups run %d", i), res.Runs[i], want)
+	}
+}
+
 func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
 	_, err := For(nn.GAT{Hidden: 8, Heads: 2})
-	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn)` {
+	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn, gcnii)` {
 		t.Fatalf("got %v", err)
 	}
 }

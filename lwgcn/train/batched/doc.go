@@ -29,7 +29,7 @@
 //
 // # Models
 //
-// Batched models exist for MLP and GCN (any depth); For converts an
+// Batched models exist for MLP, GCN (any depth) and GCNII; For converts an
 // nn.Model, and says which models have no batched form yet. The unbatched
 // trainer (package train) stays the reference and the debugging path.
 package batched

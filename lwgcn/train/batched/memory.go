@@ -32,6 +32,8 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 		hidden = int64(m.Hidden)
 	case nn.GCN:
 		hidden, layers = int64(m.Hidden), int64(max(m.Layers, 2))
+	case nn.GCNII:
+		hidden, layers = int64(m.Hidden), int64(m.Layers+2)
 	}
 	weights := f*hidden + (layers-2)*hidden*hidden + hidden*c + (layers-1)*hidden + c
 	masks := n * hidden * (layers - 1) // hidden dropout

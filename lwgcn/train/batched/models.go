@@ -28,8 +28,10 @@ func For(m nn.Model) (Model, error) {
 		return MLP{m}, nil
 	case nn.GCN:
 		return GCN{m}, nil
+	case nn.GCNII:
+		return GCNII{m}, nil
 	}
-	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn)", m.Name())
+	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii)", m.Name())
 }
 
 // MLP is nn.MLP for R runs.

@@ -31,9 +31,14 @@ const (
 // Config configures a Trainer.
 type Config struct {
 	// Epochs per run (> 0); LR and WeightDecay are Adam's (train.NewAdam),
-	// the same for every run.
+	// the same for every run, when Optimizer is nil.
 	Epochs          int
 	LR, WeightDecay float64
+	// Optimizer, if set, gives parameter groups as train.Config's does
+	// (matched by the unbatched variable paths, e.g.
+	// train.ScopePrefix("/conv")); a group without Match takes every
+	// weight not claimed by an earlier group.
+	Optimizer *train.Optimizer
 	// BatchSize is the number of runs per compiled computation; 0 chooses
 	// it from memory (BatchSizeFor with MemoryBudget).
 	BatchSize int
@@ -82,11 +87,13 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	if cfg.Epochs <= 0 {
 		return nil, fmt.Errorf("batched: epochs must be positive, got %d", cfg.Epochs)
 	}
-	if cfg.LR <= 0 || math.IsNaN(cfg.LR) {
-		return nil, fmt.Errorf("batched: learning rate must be positive, got %v", cfg.LR)
-	}
-	if cfg.WeightDecay < 0 || math.IsNaN(cfg.WeightDecay) {
-		return nil, fmt.Errorf("batched: weight decay must be >= 0, got %v", cfg.WeightDecay)
+	if cfg.Optimizer == nil {
+		if cfg.LR <= 0 || math.IsNaN(cfg.LR) {
+			return nil, fmt.Errorf("batched: learning rate must be positive, got %v", cfg.LR)
+		}
+		if cfg.WeightDecay < 0 || math.IsNaN(cfg.WeightDecay) {
+			return nil, fmt.Errorf("batched: weight decay must be >= 0, got %v", cfg.WeightDecay)
+		}
 	}
 	if cfg.BatchSize < 0 {
 		return nil, fmt.Errorf("batched: batch size must be >= 0 (0: from memory), got %d", cfg.BatchSize)
@@ -101,7 +108,19 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 		return nil, fmt.Errorf("batched: graph %q has no labels", g.Name())
 	}
 	t := &Trainer{cfg: cfg, backend: b, unb: m, model: bm, graph: g, store: model.NewStore(), base: nn.NewInputs()}
-	t.opt = train.NewOptimizer(train.Group{Name: "all", Adam: train.NewAdam(cfg.LR, cfg.WeightDecay), Match: t.isParam})
+	if cfg.Optimizer == nil {
+		t.opt = train.NewOptimizer(train.Group{Name: "all", Adam: train.NewAdam(cfg.LR, cfg.WeightDecay), Match: t.isParam})
+	} else {
+		// The batched weights are not nn.Param variables: a group matching
+		// "every weight" matches them by path instead.
+		groups := slices.Clone(cfg.Optimizer.Groups)
+		for i := range groups {
+			if groups[i].Match == nil {
+				groups[i].Match = t.isParam
+			}
+		}
+		t.opt = train.NewOptimizer(groups...)
+	}
 	if err := bm.Prepare(g, t.base); err != nil {
 		return nil, fmt.Errorf("batched: preparing %s on %s: %w", m.Name(), g.Name(), err)
 	}
