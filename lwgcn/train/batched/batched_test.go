@@ -312,7 +312,7 @@ func TestBatchedEqualsAloneGroups(t *testing.T) {
 
 func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
 	_, err := For(nn.GAT{Hidden: 8, Heads: 2})
-	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn, gcnii)` {
+	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)` {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -10,15 +10,15 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
-// layout says how a weight's runs are laid out in its variable.
-type layout int
+// Layout says how a weight's runs are laid out in its variable.
+type Layout int
 
 const (
-	// fusedCols: a weight [d0, d1] of every run as [d0, R·d1] (run r in
-	// columns r·d1 … (r+1)·d1-1); a vector [d] as [R·d].
-	fusedCols layout = iota
-	// runsFirst: a weight of dims D of every run as [R, D...].
-	runsFirst
+	// FusedCols: a weight [d0, …, dl] of every run as [d0, …, R·dl] (run r
+	// in the r-th block of the last axis); a vector [d] as [R·d].
+	FusedCols Layout = iota
+	// RunsFirst: a weight of dims D of every run as [R, D...].
+	RunsFirst
 )
 
 // paramSpec is a batched weight: its unbatched path, initialisation, the
@@ -27,12 +27,12 @@ type paramSpec struct {
 	path   string
 	init   nn.Init
 	dims   []int
-	layout layout
+	layout Layout
 }
 
 // stacked returns the variable's value for the runs' seeds: each run's
 // nn.InitialValues, laid out.
-func (p paramSpec) stacked(seeds []int64) (*tensors.Tensor, error) {
+func (p paramSpec) stacked(seeds []int64, meta []map[string]int) (*tensors.Tensor, error) {
 	r := len(seeds)
 	n := 1
 	for _, d := range p.dims {
@@ -40,7 +40,11 @@ func (p paramSpec) stacked(seeds []int64) (*tensors.Tensor, error) {
 	}
 	out := make([]float32, r*n)
 	for k, seed := range seeds {
-		vals, err := nn.InitialValues(seed, p.path, p.init, p.dims...)
+		var lookup func(string) (int, bool)
+		if k < len(meta) {
+			lookup = func(name string) (int, bool) { v, ok := meta[k][name]; return v, ok }
+		}
+		vals, err := nn.InitialValues(seed, p.path, p.init, lookup, p.dims...)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +62,7 @@ func (p paramSpec) index(runs, k, i int) int {
 	for _, d := range p.dims {
 		n *= d
 	}
-	if p.layout == runsFirst || len(p.dims) == 1 {
+	if p.layout == RunsFirst || len(p.dims) == 1 {
 		return k*n + i
 	}
 	d1 := p.dims[len(p.dims)-1]
@@ -68,7 +72,7 @@ func (p paramSpec) index(runs, k, i int) int {
 
 // varDims are the variable's dims for runs runs.
 func (p paramSpec) varDims(runs int) []int {
-	if p.layout == runsFirst {
+	if p.layout == RunsFirst {
 		return append([]int{runs}, p.dims...)
 	}
 	d := append([]int(nil), p.dims...)
@@ -88,14 +92,15 @@ type Builder struct {
 }
 
 // Param returns the batched weight at path (the unbatched model's variable
-// path, e.g. "/conv1/weight") holding every run's weight of dims, creating
-// it on first use with each run's initial values.
-func (b *Builder) Param(path string, init nn.Init, l layout, dims ...int) *Node {
+// path, e.g. "/conv1/weight") holding every run's weight of dims in layout
+// l, creating it on first use with each run's initial values ("fanin"
+// specs resolved with each run's metadata, see RunInputs).
+func (b *Builder) Param(path string, init nn.Init, l Layout, dims ...int) *Node {
 	spec := paramSpec{path: path, init: init, dims: dims, layout: l}
 	if v := b.t.store.GetVariable(path); v != nil {
 		return v.NodeValue(b.g)
 	}
-	val, err := spec.stacked(b.t.seeds)
+	val, err := spec.stacked(b.t.seeds, b.t.runMeta)
 	if err != nil {
 		exceptions.Panicf("batched: %v", err)
 	}
@@ -161,7 +166,7 @@ func (b *Builder) Dropout(h *Node, rate float64, train bool) *Node {
 // result is [N, R·out].
 func (b *Builder) FirstLayer(scope string, x nn.Features, rate float64, train bool, out int, bias bool, wInit, bInit nn.Init) *Node {
 	f := x.NumCols()
-	w := b.Param(scope+"/weight", wInit, fusedCols, f, out)
+	w := b.Param(scope+"/weight", wInit, FusedCols, f, out)
 	var y *Node
 	switch {
 	case x.Sparse != nil:
@@ -186,23 +191,28 @@ func (b *Builder) FirstLayer(scope string, x nn.Features, rate float64, train bo
 		y = nn.Project(x.Dense, w)
 	}
 	if bias {
-		y = Add(y, ExpandAxes(b.Param(scope+"/bias", bInit, fusedCols, out), 0))
+		y = Add(y, ExpandAxes(b.Param(scope+"/bias", bInit, FusedCols, out), 0))
 	}
 	return y
+}
+
+// PerRun is each run's h_r·W_r for h [N, R·in] and w [R, in, out]: one
+// product batched over the runs, [N, R·out].
+func (b *Builder) PerRun(h, w *Node) *Node {
+	n, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
+	in, out := width/b.Runs, w.Shape().Dimensions[2]
+	y := DotGeneral(Reshape(h, n, b.Runs, in), []int{2}, []int{1}, w, []int{1}, []int{0}) // [R, N, out]
+	return Reshape(TransposeAllDims(y, 1, 0, 2), n, b.Runs*out)
 }
 
 // Linear is each run's h_r·W_r (+ b_r) for h [N, R·in]: W is
 // "<scope>/weight" [in, out] per run, held as [R, in, out] and applied with
 // one product batched over the runs; the result is [N, R·out].
 func (b *Builder) Linear(scope string, h *Node, out int, bias bool, wInit, bInit nn.Init) *Node {
-	n, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
-	in := width / b.Runs
-	w := b.Param(scope+"/weight", wInit, runsFirst, in, out)
-	hr := Reshape(h, n, b.Runs, in)
-	y := DotGeneral(hr, []int{2}, []int{1}, w, []int{1}, []int{0}) // [R, N, out]
-	y = Reshape(TransposeAllDims(y, 1, 0, 2), n, b.Runs*out)
+	in := h.Shape().Dimensions[1] / b.Runs
+	y := b.PerRun(h, b.Param(scope+"/weight", wInit, RunsFirst, in, out))
 	if bias {
-		y = Add(y, ExpandAxes(b.Param(scope+"/bias", bInit, fusedCols, out), 0))
+		y = Add(y, ExpandAxes(b.Param(scope+"/bias", bInit, FusedCols, out), 0))
 	}
 	return y
 }

@@ -68,7 +68,7 @@ func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *nn.SpMat, alpha, la
 	rows, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
 	hd := width / b.Runs
 	theta := math.Log(lambda/float64(layer) + 1)
-	w := b.Param(fmt.Sprintf("/conv%d/weight", layer), nn.Uniform(1/math.Sqrt(float64(hd))), runsFirst, hd, hd)
+	w := b.Param(fmt.Sprintf("/conv%d/weight", layer), nn.Uniform(1/math.Sqrt(float64(hd))), RunsFirst, hd, hd)
 	a := *adj
 	if a.RowScale != nil {
 		a.RowScale = MulScalar(ConvertDType(a.RowScale, h.DType()), 1-alpha)

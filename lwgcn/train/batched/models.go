@@ -7,6 +7,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 // Model is a node classifier whose runs are trained together.
@@ -20,9 +21,28 @@ type Model interface {
 	Forward(b *Builder, in *nn.Nodes, train bool) *Node
 }
 
+// RunInputs is a Model whose inputs differ per run (LW-GCN's label-wise
+// structure of each run's pseudo-labels).
+type RunInputs interface {
+	// PrepareRuns adds the batch's per-run inputs to in (their shapes must
+	// not depend on the runs, so that one compiled graph serves every
+	// batch) and returns each run's metadata, which resolves "fanin"
+	// initialisations as the run's own inputs would alone.
+	PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]map[string]int, error)
+}
+
+// Batchable is an nn.Model defined outside this package that has a
+// batched form.
+type Batchable interface {
+	Batched() (Model, error)
+}
+
 // For returns the batched form of an unbatched model, or an error naming
 // the models that have one.
 func For(m nn.Model) (Model, error) {
+	if bm, ok := m.(Batchable); ok {
+		return bm.Batched()
+	}
 	switch m := m.(type) {
 	case nn.MLP:
 		return MLP{m}, nil
@@ -31,7 +51,7 @@ func For(m nn.Model) (Model, error) {
 	case nn.GCNII:
 		return GCNII{m}, nil
 	}
-	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii)", m.Name())
+	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)", m.Name())
 }
 
 // MLP is nn.MLP for R runs.
@@ -59,7 +79,7 @@ func (m GCN) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 	n, f := x.NumRows(), x.NumCols()
 	layers := max(m.Layers, 2)
 	bias := func(scope string, out int) *Node {
-		return ExpandAxes(b.Param(scope+"/bias", nn.ZeroInit, fusedCols, out), 0)
+		return ExpandAxes(b.Param(scope+"/bias", nn.ZeroInit, FusedCols, out), 0)
 	}
 	h := b.FirstLayer("/conv1", x, m.Dropout, train, m.Hidden, false, nn.GlorotInit(f, m.Hidden), nn.ZeroInit)
 	h = ReLU(Add(adj.MulRuns(h, b.Runs, nil), bias("/conv1", m.Hidden)))

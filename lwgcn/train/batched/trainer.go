@@ -68,6 +68,7 @@ type Trainer struct {
 
 	runs        int // R, fixed at the first batch
 	seeds       []int64
+	runMeta     []map[string]int // per run of the batch: metadata of RunInputs
 	params      []paramSpec
 	rng         []*model.Variable
 	compiled    bool
@@ -258,6 +259,14 @@ func (t *Trainer) prepare(batch []train.Run) ([]any, error) {
 		}
 	}
 	in := t.base.Clone()
+	t.runMeta = nil
+	if ri, ok := t.model.(RunInputs); ok {
+		meta, err := ri.PrepareRuns(t.graph, in, padded)
+		if err != nil {
+			return nil, fmt.Errorf("batched: preparing runs %v: %w", batch, err)
+		}
+		t.runMeta = meta
+	}
 	in.SetFloat(InputTrainMask, masks[0], n, r)
 	in.SetFloat(InputValMask, masks[1], n, r)
 	in.SetFloat(InputTestMask, masks[2], n, r)
@@ -279,7 +288,7 @@ func (t *Trainer) prepare(batch []train.Run) ([]any, error) {
 		t.compiled = true
 	}
 	for _, p := range t.params {
-		val, err := p.stacked(t.seeds)
+		val, err := p.stacked(t.seeds, t.runMeta)
 		if err != nil {
 			return nil, err
 		}

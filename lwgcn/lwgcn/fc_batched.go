@@ -1,0 +1,187 @@
+package lwgcn
+
+import (
+	"errors"
+	"fmt"
+
+	. "github.com/gomlx/gomlx/core/graph"
+
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+	"github.com/lwgcn/toolkit/lwgcn/train/batched"
+)
+
+// Inputs of the batched f_C.
+const (
+	// batchedLWAdj is the label-wise adjacency's pattern (every edge
+	// dst <- src once, as nn.NewLabelWise lays it out); each run gives its
+	// entries their own values.
+	batchedLWAdj = "runs/lw/adj"
+	// batchedLWVals [NNZ, R]: run r's entry values 1/n_class_r(src)(dst).
+	batchedLWVals = "runs/lw/vals"
+	// batchedLWShared, batchedLWPerRun [N·R, 1]: the rows that pick
+	// h[u]·W_class_r(u) out of the all-classes products (see lwConvRuns).
+	batchedLWShared = "runs/lw/gshared"
+	batchedLWPerRun = "runs/lw/gperrun"
+)
+
+// BatchedFC is f_C (LabelWiseGCN) for batched training (package
+// train/batched): R runs with their own pseudo-labels, which Labels gives
+// per run, trained in one computation. Each run computes what
+// LabelWiseGCN computes alone with the label-wise structure of its labels.
+type BatchedFC struct {
+	LabelWiseGCN
+	Labels func(r train.Run) ([]int32, error)
+}
+
+// Batched implements batched.Batchable.
+func (m BatchedFC) Batched() (batched.Model, error) {
+	if m.Labels == nil {
+		return nil, errors.New("lwgcn: BatchedFC needs Labels")
+	}
+	return fcRuns(m), nil
+}
+
+// fcRuns is the batched.Model of BatchedFC.
+type fcRuns BatchedFC
+
+func (m fcRuns) Name() string { return m.LabelWiseGCN.Name() }
+
+// Prepare adds the features, labels and the label-wise pattern.
+func (m fcRuns) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := nn.AddGraphBasics(in, g); err != nil {
+		return err
+	}
+	p, err := nn.NewSparseMatrix(g.NumNodes(), g.NumNodes(), g.Dst(), g.Src(), nil)
+	if err != nil {
+		return fmt.Errorf("lwgcn: label-wise pattern of %q: %w", g.Name(), err)
+	}
+	in.SetSparse(batchedLWAdj, p)
+	return nil
+}
+
+// PrepareRuns implements batched.RunInputs: per run, the entry values of
+// its label-wise adjacency, the rows picking W_class(u), and the number of
+// classes present (the "fanin" metadata of nn.LabelWiseConv).
+func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]map[string]int, error) {
+	n, c, r := g.NumNodes(), g.NumClasses(), len(runs)
+	p, err := nn.NewSparseMatrix(n, n, g.Dst(), g.Src(), nil)
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]float32, p.NNZ()*r)
+	shared, perRun := make([]int32, n*r), make([]int32, n*r)
+	meta := make([]map[string]int, r)
+	for k, run := range runs {
+		cls, err := m.Labels(run)
+		if err != nil {
+			return nil, fmt.Errorf("pseudo-labels of split %d, seed %d: %w", run.Split, run.Seed, err)
+		}
+		// nn.NewLabelWise validates the labels and counts the classes present.
+		lw, err := nn.NewLabelWise(n, g.Src(), g.Dst(), cls, c)
+		if err != nil {
+			return nil, fmt.Errorf("split %d, seed %d: %w", run.Split, run.Seed, err)
+		}
+		count := make(map[int64]int32, p.NNZ())
+		key := func(i int) int64 { return int64(p.Rows[i])*int64(c) + int64(cls[p.Cols[i]]) }
+		for i := range p.Rows {
+			count[key(i)]++
+		}
+		for i := range p.Rows {
+			vals[i*r+k] = 1 / float32(count[key(i)])
+		}
+		for u := range n {
+			shared[u*r+k] = int32((u*c+int(cls[u]))*r + k)
+			perRun[u*r+k] = int32((k*n+u)*c + int(cls[u]))
+		}
+		meta[k] = map[string]int{LabelWiseInput + "/present": lw.NumPresent}
+	}
+	in.SetFloat(batchedLWVals, vals, p.NNZ(), r)
+	in.SetInt32(batchedLWShared, shared, n*r, 1)
+	in.SetInt32(batchedLWPerRun, perRun, n*r, 1)
+	return meta, nil
+}
+
+// Forward implements batched.Model: LabelWiseGCN.Forward for R runs.
+func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
+	x := in.Features(nn.InputFeatures).ForPass(train)
+	n, c := x.NumRows(), in.Meta(nn.InputNumClasses)
+	lw := lwRuns{adj: in.Sparse(batchedLWAdj).ForPass(train), vals: in.Get(batchedLWVals),
+		shared: in.Get(batchedLWShared), perRun: in.Get(batchedLWPerRun), classes: c}
+	if m.Variant == Dense { // Config.Validate: at least 2 layers
+		h := nn.ReLU(lw.conv(b, "/lw1", x, nil, m.Hidden))
+		for l := 2; l < m.Layers; l++ {
+			h = nn.ReLU(lw.conv(b, fmt.Sprintf("/lw%d", l), nn.Features{}, h, m.Hidden))
+		}
+		return LogSoftmax(Reshape(lw.conv(b, fmt.Sprintf("/lw%d", m.Layers), nn.Features{}, h, c), n, b.Runs, c), -1)
+	}
+	f := x.NumCols()
+	h := b.FirstLayer("/lin", x, 0, train, m.Hidden, true, nn.LinearInit(f), nn.LinearInit(f))
+	hs := []*Node{Reshape(h, n, b.Runs, m.Hidden)}
+	for l := 1; l <= m.Layers; l++ {
+		h = nn.ReLU(lw.conv(b, fmt.Sprintf("/lw%d", l), nn.Features{}, h, m.Hidden))
+		hs = append(hs, Reshape(h, n, b.Runs, m.Hidden))
+	}
+	// Each run's concatenation of its layers.
+	cat := Reshape(Concatenate(hs, -1), n, b.Runs*(m.Layers+1)*m.Hidden)
+	in1 := (m.Layers + 1) * m.Hidden
+	z := nn.ReLU(b.Linear("/cls1", cat, m.Hidden, true, nn.LinearInit(in1), nn.LinearInit(in1)))
+	z = b.Dropout(z, m.Dropout, train)
+	out := b.Linear("/cls2", z, c, true, nn.LinearInit(m.Hidden), nn.LinearInit(m.Hidden))
+	return LogSoftmax(Reshape(out, n, b.Runs, c), -1)
+}
+
+// lwRuns is the label-wise structure of R runs inside a graph.
+type lwRuns struct {
+	adj                  *nn.SpMat
+	vals, shared, perRun *Node
+	classes              int
+}
+
+// conv is nn.LabelWiseConv for R runs, on the node features x shared by
+// all runs (when h is nil) or on h [N, R·in]:
+//
+//	out_r = A_r · M_r + h_r·W0_r + b_r,   M_r[u] = h_r[u]·W_class_r(u)
+//
+// On shared features the products X·W0 and X·[W_1..W_C] are one product
+// each for all runs (fused weights [F, R·out] and [F, C, R·out]); on h they
+// are batched over the runs. M_r picks each node's class block out of the
+// all-classes product (one gather for all runs), and the aggregation is
+// one product over the shared edge pattern with per-run values. The
+// official code builds [A_1 h, …, A_C h, h] per class instead; the
+// projected form is the same linear map (see nn.LabelWiseConv).
+func (lw lwRuns) conv(b *batched.Builder, scope string, x nn.Features, h *Node, out int) *Node {
+	c := lw.classes
+	var n, f int
+	if h == nil {
+		n, f = x.NumRows(), x.NumCols()
+	} else {
+		n, f = h.Shape().Dimensions[0], h.Shape().Dimensions[1]/b.Runs
+	}
+	init := nn.FanInFromMeta(LabelWiseInput+"/present", f)
+	var self, m *Node
+	if h == nil {
+		mul := func(w *Node) *Node {
+			if x.Sparse != nil {
+				return x.Sparse.MulRuns(w, 1, nil)
+			}
+			return nn.Project(x.Dense, w)
+		}
+		self = mul(b.Param(scope+"/weight_self", init, batched.FusedCols, f, out))
+		wCls := b.Param(scope+"/weight_cls", init, batched.FusedCols, f, c, out) // [F, C, R·out]
+		y := mul(Reshape(wCls, f, c*b.Runs*out))                                 // [N, C·R·out]
+		m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
+	} else {
+		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsFirst, f, out))
+		wCls := b.Param(scope+"/weight_cls", init, batched.RunsFirst, f, c, out) // [R, F, C, out]
+		hr := Reshape(h, n, b.Runs, f)
+		y := DotGeneral(hr, []int{2}, []int{1}, Reshape(wCls, b.Runs, f, c*out), []int{1}, []int{0}) // [R, N, C·out]
+		y = Reshape(y, b.Runs*n*c, out)                                                              // rows (r·N + u)·C + class
+		m = Gather(y, lw.perRun, true)
+	}
+	m = Reshape(m, n, b.Runs*out)
+	agg := lw.adj.MulRuns(m, b.Runs, lw.vals)
+	bias := b.Param(scope+"/bias", init, batched.FusedCols, out)
+	return Add(Add(agg, self), ExpandAxes(bias, 0))
+}

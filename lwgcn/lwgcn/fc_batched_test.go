@@ -1,0 +1,194 @@
+package lwgcn
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+	"github.com/lwgcn/toolkit/lwgcn/train/batched"
+)
+
+// runLabels are pseudo-labels that differ per run: the true label for about
+// 70 % of the nodes, a random class otherwise, drawn from (split, seed); with
+// absent (if C > 3, run-dependent numbers of classes present).
+func runLabels(g *graph.Graph) func(r train.Run) ([]int32, error) {
+	return func(r train.Run) ([]int32, error) {
+		rng := rand.New(rand.NewPCG(uint64(r.Split), uint64(r.Seed)))
+		out := make([]int32, g.NumNodes())
+		for i, l := range g.Labels() {
+			out[i] = max(l, 0)
+			if rng.Float64() < 0.3 {
+				out[i] = int32(rng.IntN(g.NumClasses()))
+			}
+		}
+		if r.Seed%2 == 0 { // one class absent in even-seeded runs: another fan-in
+			for i := range out {
+				if out[i] == int32(g.NumClasses()-1) {
+					out[i] = 0
+				}
+			}
+		}
+		return out, nil
+	}
+}
+
+// denseGraph: 40 nodes, 3 classes, dense features, three random splits.
+func denseGraph(t *testing.T) *graph.Graph {
+	r := rand.New(rand.NewPCG(3, 4))
+	n, c, f := 40, 3, 6
+	labels := make([]int32, n)
+	x := make([]float32, n*f)
+	var src, dst []int32
+	for i := range n {
+		labels[i] = int32(r.IntN(c))
+		for k := range f {
+			x[i*f+k] = r.Float32()
+		}
+		x[i*f+int(labels[i])] += 1
+		for range 3 {
+			j := int32(r.IntN(n))
+			src, dst = append(src, int32(i), j), append(dst, j, int32(i))
+		}
+	}
+	feats, err := graph.NewDenseFeatures(n, f, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var splits []graph.Split
+	for range 3 {
+		p := r.Perm(n)
+		splits = append(splits, graph.Split{Train: i32(p[:14]), Val: i32(p[14:27]), Test: i32(p[27:])})
+	}
+	return graph.MustNew(graph.Spec{Name: "dense", NumNodes: n, Src: src, Dst: dst, Features: feats, Labels: labels,
+		NumClasses: c, Splits: splits})
+}
+
+func i32(p []int) []int32 {
+	out := make([]int32, len(p))
+	for i, v := range p {
+		out[i] = int32(v)
+	}
+	return out
+}
+
+// checkFCBatchedEqualsAlone trains f_C on runs batched and each alone (with
+// the label-wise structure of the same pseudo-labels) and compares losses,
+// accuracies, best epochs and final weights (tolerances: see
+// lwgcn/train/batched's tests).
+func checkFCBatchedEqualsAlone(t *testing.T, g *graph.Graph, fc LabelWiseGCN, epochs int, runs []train.Run) {
+	t.Helper()
+	b, _ := backend.MustShared()
+	labels := runLabels(g)
+	bt, err := batched.New(b, BatchedFC{LabelWiseGCN: fc, Labels: labels}, g,
+		batched.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4, BatchSize: len(runs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := bt.Run(context.Background(), runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var maxLoss, maxW float64
+	for k, run := range runs {
+		what := fmt.Sprintf("%s run %d (split %d, seed %d)", fc.Variant, k, run.Split, run.Seed)
+		tr, err := train.New(b, fc, g, train.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4,
+			PrepareRun: func(r train.Run, in *nn.Inputs) error {
+				cls, err := labels(r)
+				if err != nil {
+					return err
+				}
+				lw, err := nn.NewLabelWise(g.NumNodes(), g.Src(), g.Dst(), cls, g.NumClasses())
+				if err != nil {
+					return err
+				}
+				return lw.AddTo(in, LabelWiseInput, g.Features())
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tr.RunOne(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Runs[k]
+		for e := range want.History {
+			gl, wl := got.History[e].TrainLoss, want.History[e].TrainLoss
+			maxLoss = max(maxLoss, math.Abs(gl-wl)/max(1, math.Abs(wl)))
+			if math.Abs(gl-wl) > 1e-4*max(1, math.Abs(wl)) {
+				t.Fatalf("%s: epoch %d: train loss %.8f batched, %.8f alone", what, e+1, gl, wl)
+			}
+			if got.History[e].ValAcc != want.History[e].ValAcc || got.History[e].TestAcc != want.History[e].TestAcc {
+				t.Fatalf("%s: epoch %d: val/test accuracy %v/%v batched, %v/%v alone", what, e+1,
+					got.History[e].ValAcc, got.History[e].TestAcc, want.History[e].ValAcc, want.History[e].TestAcc)
+			}
+		}
+		if got.BestEpoch != want.BestEpoch || got.TestAcc != want.TestAcc {
+			t.Fatalf("%s: best epoch %d (test %v) batched, %d (test %v) alone", what, got.BestEpoch, got.TestAcc,
+				want.BestEpoch, want.TestAcc)
+		}
+		gw, err := bt.RunWeights(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for v := range tr.Store().IterVariables() {
+			if !nn.IsParam(tr.Store(), v) {
+				continue
+			}
+			n++
+			val, _ := v.Value()
+			ww, err := tensors.CopyFlatData[float32](val)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := gw[v.Path()]
+			if len(g) != len(ww) {
+				t.Fatalf("%s: weight %s: %d values batched, %d alone", what, v.Path(), len(g), len(ww))
+			}
+			for i := range ww {
+				d := math.Abs(float64(g[i] - ww[i]))
+				maxW = max(maxW, d)
+				if d > 5e-4 || math.IsNaN(d) {
+					t.Fatalf("%s: weight %s[%d]: %v batched, %v alone", what, v.Path(), i, g[i], ww[i])
+				}
+			}
+		}
+		if n != len(gw) {
+			t.Fatalf("%s: %d weights batched, %d alone", what, len(gw), n)
+		}
+	}
+	t.Logf("largest differences batched vs alone: loss %.2g (relative), weight %.2g", maxLoss, maxW)
+}
+
+var fcRunsDiffer = []train.Run{{Split: 0, Seed: 1}, {Split: 1, Seed: 2}, {Split: 2, Seed: 3}, {Split: 0, Seed: 4}}
+
+func TestBatchedFCEqualsAloneDenseFeatures(t *testing.T) {
+	g := denseGraph(t)
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 3, Hidden: 8}, 12, fcRunsDiffer)
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 8, Dropout: 0.5}, 12, fcRunsDiffer)
+}
+
+func TestBatchedFCEqualsAloneTexas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real dataset")
+	}
+	g := datasets.Standard(dstest.Load(t, "texas"))
+	runs := []train.Run{{Split: 0, Seed: 15}, {Split: 1, Seed: 16}, {Split: 2, Seed: 15}, {Split: 3, Seed: 18}}
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 6, runs)
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 16, Dropout: 0.5}, 6, runs)
+	// Every sparse matrix in the bucketed ELL layout.
+	dense := nn.DenseMaxElements
+	nn.DenseMaxElements = 0
+	t.Cleanup(func() { nn.DenseMaxElements = dense })
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
+}
