@@ -87,10 +87,20 @@ func i32(p []int) []int32 {
 // lwgcn/train/batched's tests).
 func checkFCBatchedEqualsAlone(t *testing.T, g *graph.Graph, fc LabelWiseGCN, epochs int, runs []train.Run) {
 	t.Helper()
+	labels := runLabels(g)
+	checkLWBatchedEqualsAlone(t, g, fc.Variant.String(), fc, BatchedFC{LabelWiseGCN: fc, Labels: labels},
+		train.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4},
+		batched.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4, BatchSize: len(runs)}, runs)
+}
+
+// checkLWBatchedEqualsAlone trains model m alone (configuration tc, with
+// the label-wise structure of runLabels) and its batched form bm (bc) and
+// compares every run.
+func checkLWBatchedEqualsAlone(t *testing.T, g *graph.Graph, name string, m, bm nn.Model, tc train.Config, bc batched.Config, runs []train.Run) {
+	t.Helper()
 	b, _ := backend.MustShared()
 	labels := runLabels(g)
-	bt, err := batched.New(b, BatchedFC{LabelWiseGCN: fc, Labels: labels}, g,
-		batched.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4, BatchSize: len(runs)})
+	bt, err := batched.New(b, bm, g, bc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,19 +110,20 @@ func checkFCBatchedEqualsAlone(t *testing.T, g *graph.Graph, fc LabelWiseGCN, ep
 	}
 	var maxLoss, maxW float64
 	for k, run := range runs {
-		what := fmt.Sprintf("%s run %d (split %d, seed %d)", fc.Variant, k, run.Split, run.Seed)
-		tr, err := train.New(b, fc, g, train.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4,
-			PrepareRun: func(r train.Run, in *nn.Inputs) error {
-				cls, err := labels(r)
-				if err != nil {
-					return err
-				}
-				lw, err := nn.NewLabelWise(g.NumNodes(), g.Src(), g.Dst(), cls, g.NumClasses())
-				if err != nil {
-					return err
-				}
-				return lw.AddTo(in, LabelWiseInput, g.Features())
-			}})
+		what := fmt.Sprintf("%s run %d (split %d, seed %d)", name, k, run.Split, run.Seed)
+		cfg := tc
+		cfg.PrepareRun = func(r train.Run, in *nn.Inputs) error {
+			cls, err := labels(r)
+			if err != nil {
+				return err
+			}
+			lw, err := nn.NewLabelWise(g.NumNodes(), g.Src(), g.Dst(), cls, g.NumClasses())
+			if err != nil {
+				return err
+			}
+			return lw.AddTo(in, LabelWiseInput, g.Features())
+		}
+		tr, err := train.New(b, m, g, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,6 +141,13 @@ func checkFCBatchedEqualsAlone(t *testing.T, g *graph.Graph, fc LabelWiseGCN, ep
 			if got.History[e].ValAcc != want.History[e].ValAcc || got.History[e].TestAcc != want.History[e].TestAcc {
 				t.Fatalf("%s: epoch %d: val/test accuracy %v/%v batched, %v/%v alone", what, e+1,
 					got.History[e].ValAcc, got.History[e].TestAcc, want.History[e].ValAcc, want.History[e].TestAcc)
+			}
+		}
+		for e := range want.History {
+			for name, w := range want.History[e].Extra {
+				if gv := got.History[e].Extra[name]; math.Abs(gv-w) > 1e-5 {
+					t.Fatalf("%s: epoch %d: %s %v batched, %v alone", what, e+1, name, gv, w)
+				}
 			}
 		}
 		if got.BestEpoch != want.BestEpoch || got.TestAcc != want.TestAcc {
@@ -191,4 +209,33 @@ func TestBatchedFCEqualsAloneTexas(t *testing.T) {
 	nn.DenseMaxElements = 0
 	t.Cleanup(func() { nn.DenseMaxElements = dense })
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
+}
+
+// LW-GCN with model selection (f_G a GCNII, and LW-GCN_GCN's GCN): the
+// bi-level epoch (inner theta steps, phi step) per run.
+func TestBatchedSelectionEqualsAloneTexas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real dataset")
+	}
+	g := datasets.Standard(dstest.Load(t, "texas"))
+	runs := []train.Run{{Split: 0, Seed: 15}, {Split: 1, Seed: 16}, {Split: 2, Seed: 15}}
+	labels := runLabels(g)
+	for _, backbone := range []string{BackboneGCNII, BackboneGCN} {
+		cfg := Defaults("texas")
+		cfg.Hidden, cfg.Epochs, cfg.Backbone = 16, 5, backbone
+		fg, err := cfg.backbone()
+		if err != nil {
+			t.Fatal(err)
+		}
+		adj, err := OfficialAdjacency(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fc := LabelWiseGCN{Variant: cfg.Variant, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: cfg.Dropout}
+		sel := &Selection{FC: fc, FG: fg, Adj: adj, InnerSteps: cfg.InnerSteps}
+		bsel := &BatchedSelection{Selection: *sel, Labels: labels}
+		checkLWBatchedEqualsAlone(t, g, "lwgcn/"+backbone, sel, bsel,
+			train.Config{Epochs: cfg.Epochs, Optimizer: cfg.optimizer(), Epoch: sel.Epoch},
+			batched.Config{Epochs: cfg.Epochs, Optimizer: cfg.optimizer(), BatchSize: len(runs)}, runs)
+	}
 }

@@ -86,16 +86,29 @@ type Builder struct {
 	// Runs is R, the number of runs in the batch.
 	Runs int
 	// DType is the float dtype of weights and masks.
-	DType dtypes.DType
-	g     *Graph
-	t     *Trainer
+	DType  dtypes.DType
+	g      *Graph
+	t      *Trainer
+	prefix string // prepended to Param paths (see In)
 }
+
+// In returns a builder whose Param paths are under scope (e.g. "/fc"), as
+// an unbatched model built in scope.In(...) names its variables.
+func (b *Builder) In(scope string) *Builder {
+	c := *b
+	c.prefix = b.prefix + scope
+	return &c
+}
+
+// Graph returns the graph being built.
+func (b *Builder) Graph() *Graph { return b.g }
 
 // Param returns the batched weight at path (the unbatched model's variable
 // path, e.g. "/conv1/weight") holding every run's weight of dims in layout
 // l, creating it on first use with each run's initial values ("fanin"
 // specs resolved with each run's metadata, see RunInputs).
 func (b *Builder) Param(path string, init nn.Init, l Layout, dims ...int) *Node {
+	path = b.prefix + path
 	spec := paramSpec{path: path, init: init, dims: dims, layout: l}
 	if v := b.t.store.GetVariable(path); v != nil {
 		return v.NodeValue(b.g)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
@@ -19,6 +20,33 @@ type Model interface {
 	// Forward builds every run's output [N, R, C] (logits or
 	// log-probabilities, as the unbatched model). train enables dropout.
 	Forward(b *Builder, in *nn.Nodes, train bool) *Node
+}
+
+// EpochNodes are what an Epocher builds: per-run [R] training losses
+// (before the update), the evaluation log-probabilities [N, R, C] after it,
+// and further per-run [R] statistics reported per epoch (Extra).
+type EpochNodes struct {
+	TrainLoss, LogProbs *Node
+	Extra               map[string]*Node
+}
+
+// Epocher is a Model with its own epoch (LW-GCN's bi-level selection);
+// other models get StandardEpoch. Each run's loss must depend only on its
+// own weights, and opt steps on the sum of the runs' losses.
+type Epocher interface {
+	Epoch(b *Builder, scope *model.Scope, in *nn.Nodes, opt *train.Optimizer) EpochNodes
+}
+
+// StandardEpoch is train.StandardEpoch for R runs: forward with dropout,
+// each run's NLL on its training nodes, one Adam step on their sum, then
+// the forward pass without dropout.
+func StandardEpoch(m Model, b *Builder, scope *model.Scope, in *nn.Nodes, opt *train.Optimizer) EpochNodes {
+	labels := in.Get(nn.InputLabels)
+	logp := LogSoftmax(m.Forward(b, in, true), -1)
+	losses := MaskedNLL(logp, labels, in.Get(InputTrainMask)) // [R]
+	// The sum keeps each run's gradient its own loss's.
+	opt.Step(scope, b.g, ReduceAllSum(losses))
+	return EpochNodes{TrainLoss: losses, LogProbs: LogSoftmax(m.Forward(b, in, false), -1)}
 }
 
 // RunInputs is a Model whose inputs differ per run (LW-GCN's label-wise

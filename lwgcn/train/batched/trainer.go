@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"time"
@@ -71,6 +72,7 @@ type Trainer struct {
 	runMeta     []map[string]int // per run of the batch: metadata of RunInputs
 	params      []paramSpec
 	rng         []*model.Variable
+	extras      []string // names of the per-run extra statistics, sorted
 	compiled    bool
 	compileTime time.Duration
 }
@@ -157,22 +159,28 @@ func (t *Trainer) buildEpoch(scope *model.Scope, g *Graph, params []*Node) []*No
 	nn.UseVariableParameters(scope, g)
 	in := t.cur.Nodes(params)
 	b := &Builder{Runs: t.runs, DType: in.DType, g: g, t: t}
+	var ep EpochNodes
+	if e, ok := t.model.(Epocher); ok {
+		ep = e.Epoch(b, scope, in, t.opt)
+	} else {
+		ep = StandardEpoch(t.model, b, scope, in, t.opt)
+	}
 	labels := in.Get(nn.InputLabels)
-	logp := LogSoftmax(t.model.Forward(b, in, true), -1)
-	losses := MaskedNLL(logp, labels, in.Get(InputTrainMask)) // [R]
-	// The sum keeps each run's gradient its own loss's.
-	t.opt.Step(scope, g, ReduceAllSum(losses))
-	eval := LogSoftmax(t.model.Forward(b, in, false), -1)
+	eval := ep.LogProbs
 	finiteLogp := ReduceMin(ConvertDType(IsFinite(eval), dtypes.Float32), 0, 2) // [R]
-	finite := Min(finiteLogp, ConvertDType(IsFinite(losses), dtypes.Float32))
+	finite := Min(finiteLogp, ConvertDType(IsFinite(ep.TrainLoss), dtypes.Float32))
 	f64 := func(x *Node) *Node { return ConvertDType(x, dtypes.Float64) }
 	stats := []*Node{
-		f64(losses),
+		f64(ep.TrainLoss),
 		f64(MaskedNLL(eval, labels, in.Get(InputValMask))),
 		f64(CorrectCount(eval, labels, in.Get(InputTrainMask))),
 		f64(CorrectCount(eval, labels, in.Get(InputValMask))),
 		f64(CorrectCount(eval, labels, in.Get(InputTestMask))),
 		f64(finite),
+	}
+	t.extras = slices.Sorted(maps.Keys(ep.Extra))
+	for _, k := range t.extras {
+		stats = append(stats, f64(ep.Extra[k]))
 	}
 	return []*Node{Stack(stats, 1), eval}
 }
@@ -353,12 +361,19 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 		durations = append(durations, dur)
 		var logp []float32
 		for k := range real {
-			st := stats[k*numStats : (k+1)*numStats]
+			width := numStats + len(t.extras)
+			st := stats[k*width : (k+1)*width]
 			rr := rrs[k]
 			es := train.EpochStats{Run: k, Split: rr.Split, Seed: rr.Seed, Epoch: epoch, TrainLoss: st[statTrainLoss],
 				ValLoss: st[statValLoss], TrainAcc: frac(st[statTrainCorrect], sizes[k][0]),
 				ValAcc: frac(st[statValCorrect], sizes[k][1]), TestAcc: frac(st[statTestCorrect], sizes[k][2]),
 				Duration: dur / time.Duration(real)}
+			if len(t.extras) > 0 {
+				es.Extra = map[string]float64{}
+				for i, name := range t.extras {
+					es.Extra[name] = st[numStats+i]
+				}
+			}
 			if st[statFinite] == 0 {
 				_ = outs[1].FinalizeAll()
 				return nil, fmt.Errorf("batched: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v, val loss %v)",
@@ -378,7 +393,7 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 					_ = rr.LogProbs.FinalizeAll()
 				}
 				rr.LogProbs = runSlice(logp, n, r, c, k)
-				rr.BestEpoch, rr.ValAcc, rr.TestAcc, rr.TrainAcc, rr.ValLoss = epoch, es.ValAcc, es.TestAcc, es.TrainAcc, es.ValLoss
+				rr.BestEpoch, rr.ValAcc, rr.TestAcc, rr.TrainAcc, rr.ValLoss, rr.Extra = epoch, es.ValAcc, es.TestAcc, es.TrainAcc, es.ValLoss, es.Extra
 			}
 		}
 		_ = outs[1].FinalizeAll()
@@ -490,7 +505,7 @@ func (e *EpochRunner) Epoch() (float64, error) {
 	}
 	var sum float64
 	for k := range e.Runs {
-		sum += stats[k*numStats+statTrainLoss]
+		sum += stats[k*(numStats+len(e.t.extras))+statTrainLoss]
 	}
 	return sum, nil
 }
