@@ -239,3 +239,56 @@ func TestBatchedSelectionEqualsAloneTexas(t *testing.T) {
 			batched.Config{Epochs: cfg.Epochs, Optimizer: cfg.optimizer(), BatchSize: len(runs)}, runs)
 	}
 }
+
+// The whole method batched (f_P, pseudo-labels, f_C with selection) against
+// Runner one run at a time: LW-GCN, LW-GCN\G and LW-GCN\P on Texas.
+func TestBatchedRunnerEqualsRunnerTexas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real dataset")
+	}
+	g := datasets.Standard(dstest.Load(t, "texas"))
+	b, info := backend.MustShared()
+	runs := []train.Run{{Split: 0, Seed: 15}, {Split: 1, Seed: 15}, {Split: 4, Seed: 7}}
+	base := Defaults("texas")
+	base.Hidden, base.Epochs = 16, 8
+	for _, cfg := range []Config{base, base.WithoutSelection(), base.WithGCNPseudoLabels()} {
+		br, err := NewBatchedRunner(b, info, g, cfg, len(runs), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := br.Run(context.Background(), runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := NewRunner(b, info, g, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, run := range runs {
+			want, err := alone.Run(context.Background(), run.Split, run.Seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr, wr := got[i].Final(), want.Final()
+			what := fmt.Sprintf("%s run %d (split %d, seed %d)", cfg.Name(), i, run.Split, run.Seed)
+			if got[i].PseudoTestAcc != want.PseudoTestAcc || gr.PseudoAcc != wr.PseudoAcc {
+				t.Fatalf("%s: f_P test accuracy %v (pseudo-labels %v) batched, %v (%v) alone", what,
+					got[i].PseudoTestAcc, gr.PseudoAcc, want.PseudoTestAcc, wr.PseudoAcc)
+			}
+			if gr.BestEpoch != wr.BestEpoch || gr.TestAcc != wr.TestAcc || gr.ValAcc != wr.ValAcc {
+				t.Fatalf("%s: best epoch %d (val %v, test %v) batched, %d (val %v, test %v) alone", what,
+					gr.BestEpoch, gr.ValAcc, gr.TestAcc, wr.BestEpoch, wr.ValAcc, wr.TestAcc)
+			}
+			if !(math.Abs(gr.WeightFC-wr.WeightFC) <= 1e-5) && !(math.IsNaN(gr.WeightFC) && math.IsNaN(wr.WeightFC)) {
+				t.Fatalf("%s: weight of f_C %v batched, %v alone", what, gr.WeightFC, wr.WeightFC)
+			}
+			for v := range want.Predictions {
+				if got[i].Predictions[v] != want.Predictions[v] {
+					t.Fatalf("%s: prediction of node %d: %d batched, %d alone", what, v, got[i].Predictions[v], want.Predictions[v])
+				}
+			}
+			want.Finalize()
+			got[i].Finalize()
+		}
+	}
+}
