@@ -18,6 +18,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
@@ -28,8 +29,14 @@ func init() {
 	register(command{name: "bench-batched", summary: "time a split-epoch with runs batched in one computation and alone (results/bench-batched.json)", run: runBenchBatched})
 }
 
-// benchBatchedModel is the model timed: the reference GCN (zoo "gcn").
-var benchBatchedModel = nn.GCN{Hidden: 64, Dropout: 0.5}
+// benchBatchedGCN is the "gcn" model timed: the reference GCN (zoo "gcn").
+var benchBatchedGCN = nn.GCN{Hidden: 64, Dropout: 0.5}
+
+// benchBatchedModels describes the -model choices.
+var benchBatchedModels = map[string]string{
+	"lwgcn": "full LW-GCN epoch (f_C and f_G forward, backward and update, evaluation and selection step; reference settings)",
+	"gcn":   "GCN epoch (64 hidden, dropout 0.5, Adam lr 0.01, weight decay 5e-4)",
+}
 
 // blockTiming is what one measuring process reports.
 type blockTiming struct {
@@ -43,6 +50,7 @@ type blockTiming struct {
 func runBenchBatched(args []string) error {
 	fs := newFlagSet("bench-batched", "[flags]")
 	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
+	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings) or "gcn"`)
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
 	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
 	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")
@@ -58,8 +66,11 @@ func runBenchBatched(args []string) error {
 		return fmt.Errorf("bench-batched: -runs and -blocks must be positive, got %d and %d", *runs, *blocks)
 	}
 	dsList := strings.Split(*names, ",")
+	if _, ok := benchBatchedModels[*modelName]; !ok {
+		return fmt.Errorf("bench-batched: -model %q: want lwgcn or gcn", *modelName)
+	}
 	if *child != "" {
-		t, err := measureBlock(*child, dsList[0], *runs, *minTime, data)
+		t, err := measureBlock(*child, *modelName, dsList[0], *runs, *minTime, data)
 		if err != nil {
 			return err
 		}
@@ -89,14 +100,13 @@ func runBenchBatched(args []string) error {
 	if err != nil {
 		return err
 	}
-	file := experiments.BatchedBenchFile{Note: *note,
-		Model: fmt.Sprintf("GCN (%d hidden, dropout %g, Adam lr 0.01, weight decay 5e-4)", benchBatchedModel.Hidden, benchBatchedModel.Dropout)}
+	file := experiments.BatchedBenchFile{Note: *note, Model: *modelName + ": " + benchBatchedModels[*modelName]}
 	for _, ds := range dsList {
 		for _, p := range procList {
 			var bt, at []blockTiming
 			for blk := range *blocks {
 				for _, mode := range []string{"batched", "alone"} {
-					cmdArgs := []string{"bench-batched", "-child", mode, "-datasets", ds, "-runs", strconv.Itoa(*runs),
+					cmdArgs := []string{"bench-batched", "-child", mode, "-model", *modelName, "-datasets", ds, "-runs", strconv.Itoa(*runs),
 						"-benchtime", minTime.String(), "-mirror", *data.mirror, "-cache", *data.cache}
 					c := exec.Command(self, cmdArgs...)
 					c.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(p))
@@ -151,29 +161,49 @@ func maxRSS(ts []blockTiming) uint64 {
 	return m
 }
 
-// measureBlock times split-epochs of benchBatchedModel on one dataset in
-// this process: mode "batched" trains runs splits in one computation,
-// "alone" one split; after a warm-up epoch, at least three epochs and
-// minTime.
-func measureBlock(mode, ds string, runs int, minTime time.Duration, data dataFlags) (blockTiming, error) {
+// measureBlock times split-epochs of model ("lwgcn" or "gcn") on one
+// dataset in this process: mode "batched" trains runs runs (splits 0.., seeds
+// 15..) in one computation, "alone" one run; after a warm-up epoch, at least
+// three epochs and minTime.
+func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, data dataFlags) (blockTiming, error) {
 	ctx := context.Background()
 	g, err := experiments.LoadGraph(ctx, ds, data.options()...)
 	if err != nil {
 		return blockTiming{}, err
 	}
-	b, _, err := backend.Shared()
+	b, info, err := backend.Shared()
 	if err != nil {
 		return blockTiming{}, err
 	}
+	var rs []train.Run
+	for s := range runs {
+		rs = append(rs, train.Run{Split: s % len(g.Splits()), Seed: int64(15 + s)})
+	}
 	var epoch func() (float64, error)
 	per := 1
-	switch mode {
-	case "batched":
-		var rs []train.Run
-		for s := range runs {
-			rs = append(rs, train.Run{Split: s % len(g.Splits()), Seed: int64(15 + s)})
+	switch {
+	case modelName == "lwgcn" && mode == "batched":
+		r, err := lwgcn.NewBatchedRunner(b, info, g, lwgcn.Defaults(ds), runs, nil)
+		if err != nil {
+			return blockTiming{}, err
 		}
-		t, err := batched.New(b, benchBatchedModel, g, batched.Config{Epochs: 1, LR: 0.01, WeightDecay: 5e-4, BatchSize: runs})
+		er, err := r.PrepareEpochs(ctx, rs)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		epoch, per = er.Epoch, runs
+	case modelName == "lwgcn" && mode == "alone":
+		r, err := lwgcn.NewRunner(b, info, g, lwgcn.Defaults(ds), nil)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err := r.PrepareEpochs(ctx)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		epoch = er.Epoch
+	case mode == "batched":
+		t, err := batched.New(b, benchBatchedGCN, g, batched.Config{Epochs: 1, LR: 0.01, WeightDecay: 5e-4, BatchSize: runs})
 		if err != nil {
 			return blockTiming{}, err
 		}
@@ -182,8 +212,8 @@ func measureBlock(mode, ds string, runs int, minTime time.Duration, data dataFla
 			return blockTiming{}, err
 		}
 		epoch, per = er.Epoch, runs
-	case "alone":
-		t, err := train.New(b, benchBatchedModel, g, train.Config{Epochs: 1, LR: 0.01, WeightDecay: 5e-4})
+	case mode == "alone":
+		t, err := train.New(b, benchBatchedGCN, g, train.Config{Epochs: 1, LR: 0.01, WeightDecay: 5e-4})
 		if err != nil {
 			return blockTiming{}, err
 		}
