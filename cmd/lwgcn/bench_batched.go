@@ -100,7 +100,20 @@ func runBenchBatched(args []string) error {
 	if err != nil {
 		return err
 	}
-	file := experiments.BatchedBenchFile{Note: *note, Model: *modelName + ": " + benchBatchedModels[*modelName]}
+	// Rows of other models already recorded are kept.
+	file := experiments.BatchedBenchFile{}
+	if _, err := os.Stat(path); err == nil {
+		old, err := experiments.ReadBatchedBench(path)
+		if err != nil {
+			return err
+		}
+		file = *old
+		file.Rows = slices.DeleteFunc(file.Rows, func(r experiments.BatchedBenchRow) bool { return r.Model == *modelName })
+	}
+	if file.Models == nil {
+		file.Models, file.Notes = map[string]string{}, map[string]string{}
+	}
+	file.Models[*modelName], file.Notes[*modelName] = benchBatchedModels[*modelName], *note
 	for _, ds := range dsList {
 		for _, p := range procList {
 			var bt, at []blockTiming
@@ -128,7 +141,7 @@ func runBenchBatched(args []string) error {
 					}
 				}
 			}
-			row := experiments.BatchedBenchRow{Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
+			row := experiments.BatchedBenchRow{Model: *modelName, Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
 				BatchedMs: median(bt, func(t blockTiming) float64 { return t.Ms }), AloneMs: median(at, func(t blockTiming) float64 { return t.Ms }),
 				BatchedCPUMs: median(bt, func(t blockTiming) float64 { return t.CPUMs }), AloneCPUMs: median(at, func(t blockTiming) float64 { return t.CPUMs }),
 				BatchedPeakRSS: maxRSS(bt), AlonePeakRSS: maxRSS(at), AuthorsMs: experiments.AuthorsMs(ds, p),
@@ -181,9 +194,13 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 	}
 	var epoch func() (float64, error)
 	per := 1
+	// f_P only provides the pseudo-labels before the timed epochs: 20
+	// epochs of it, batched and alone alike.
+	cfg := lwgcn.Defaults(ds)
+	cfg.PseudoEpochs = 20
 	switch {
 	case modelName == "lwgcn" && mode == "batched":
-		r, err := lwgcn.NewBatchedRunner(b, info, g, lwgcn.Defaults(ds), runs, nil)
+		r, err := lwgcn.NewBatchedRunner(b, info, g, cfg, runs, nil)
 		if err != nil {
 			return blockTiming{}, err
 		}
@@ -193,7 +210,7 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 		}
 		epoch, per = er.Epoch, runs
 	case modelName == "lwgcn" && mode == "alone":
-		r, err := lwgcn.NewRunner(b, info, g, lwgcn.Defaults(ds), nil)
+		r, err := lwgcn.NewRunner(b, info, g, cfg, nil)
 		if err != nil {
 			return blockTiming{}, err
 		}
