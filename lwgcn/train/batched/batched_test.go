@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -315,4 +316,59 @@ func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
 	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)` {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// The batch size chosen from memory: RunBytes by hand for a GCN, the
+// budget's quotient, the cap, and arxiv-year's size (169,343 nodes, 128
+// dense features, 5 classes, 1.17 M edges) staying within a 24 GiB machine.
+func TestBatchSizeFromMemory(t *testing.T) {
+	g := tinyGraph(t, 60, 3, false, 5) // dense features 60 x 12
+	m := nn.GCN{Hidden: 8, Dropout: 0.5}
+	// weights 12·8 + 8·3 + 8 + 3 = 131; masks 60·8 + 3·60·12 = 2640; activations 12·60·(2·8+3) = 13680.
+	want := int64(4 * (4*131 + 2640 + 13680))
+	if got := RunBytes(g, m); got != want {
+		t.Fatalf("RunBytes = %d, want %d", got, want)
+	}
+	if got := BatchSizeFor(g, m, 3*want+1); got != 3 {
+		t.Fatalf("BatchSizeFor(3 runs' budget) = %d, want 3", got)
+	}
+	if got := BatchSizeFor(g, m, 0); got != MaxBatchSize {
+		t.Fatalf("BatchSizeFor(default budget) = %d, want the cap %d", got, MaxBatchSize)
+	}
+	if got := BatchSizeFor(g, m, want-1); got != 0 {
+		t.Fatalf("BatchSizeFor(below one run) = %d, want 0", got)
+	}
+	b, _ := backend.MustShared()
+	bt, err := New(b, m, g, Config{Epochs: 1, LR: 0.01, MemoryBudget: want - 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = bt.Run(context.Background(), differentRuns)
+	if err == nil || !strings.Contains(err.Error(), "batched: one run of gcn on tiny needs about 0.0 GB, above the 0.0 GB budget") {
+		t.Fatalf("a run above the budget: got %v", err)
+	}
+	n, f := 169343, 128
+	x := make([]float32, n*f)
+	for i := range x {
+		x[i] = 1
+	}
+	feats, err := graph.NewDenseFeatures(n, f, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	labels := make([]int32, n)
+	for i := range labels {
+		labels[i] = int32(i % 5)
+	}
+	src, dst := make([]int32, 2*n), make([]int32, 2*n)
+	for i := range src {
+		src[i], dst[i] = int32(i%n), int32((i*7+1)%n)
+	}
+	big := graph.MustNew(graph.Spec{Name: "arxiv-sized", NumNodes: n, Src: src, Dst: dst, Features: feats, Labels: labels, NumClasses: 5})
+	gm := nn.GCN{Hidden: 256, Dropout: 0.5}
+	r := BatchSizeFor(big, gm, 0)
+	if total := int64(r) * RunBytes(big, gm); r < 1 || total > DefaultMemoryBudget {
+		t.Fatalf("arxiv-sized GCN: batch %d of %d bytes each exceeds the %d-byte budget", r, RunBytes(big, gm), int64(DefaultMemoryBudget))
+	}
+	t.Logf("arxiv-sized GCN (256 hidden): %d runs per batch, %.2f GB per run", r, float64(RunBytes(big, gm))/1e9)
 }

@@ -65,8 +65,7 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 // once over [rows, R·H], then S_r·(θ·W_r + (1-θ)·I) batched over the runs;
 // W is "/conv<layer>/weight" [H, H] per run, held as [R, H, H].
 func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *nn.SpMat, alpha, lambda float64) *Node {
-	rows, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
-	hd := width / b.Runs
+	hd := h.Shape().Dimensions[1] / b.Runs
 	theta := math.Log(lambda/float64(layer) + 1)
 	w := b.Param(fmt.Sprintf("/conv%d/weight", layer), nn.Uniform(1/math.Sqrt(float64(hd))), RunsFirst, hd, hd)
 	a := *adj
@@ -77,7 +76,6 @@ func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *nn.SpMat, alpha, la
 	}
 	s := Add(a.MulRuns(h, b.Runs, nil), alphaH0)
 	eye := ConvertDType(Equal(Iota(b.g, shapes.Make(dtypes.Int32, hd, hd), 0), Iota(b.g, shapes.Make(dtypes.Int32, hd, hd), 1)), h.DType())
-	wEff := Add(MulScalar(w, theta), ExpandAxes(MulScalar(eye, 1-theta), 0))                    // [R, H, H]
-	y := DotGeneral(Reshape(s, rows, b.Runs, hd), []int{2}, []int{1}, wEff, []int{1}, []int{0}) // [R, rows, H]
-	return Reshape(TransposeAllDims(y, 1, 0, 2), rows, width)
+	wEff := Add(MulScalar(w, theta), ExpandAxes(MulScalar(eye, 1-theta), 0)) // [R, H, H]
+	return b.PerRun(s, wEff)
 }

@@ -24,7 +24,11 @@ const bytesPerValue = 4
 // (about 12 [N, width] buffers per layer: projection, aggregation, bias,
 // ReLU, dropout and their gradients; a [K, rows, width] gather block is
 // bounded by nn.ChunkBytes and not counted).
+// Models outside this package estimate themselves (MemoryEstimator).
 func RunBytes(g *graph.Graph, m nn.Model) int64 {
+	if e, ok := m.(MemoryEstimator); ok {
+		return e.RunBytes(g)
+	}
 	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
 	var hidden, layers int64 = 64, 2
 	switch m := m.(type) {
@@ -47,13 +51,20 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 	return bytesPerValue * (4*weights + masks + acts)
 }
 
+// MemoryEstimator is a model that estimates the working memory one of its
+// runs adds to a batch on g (see RunBytes).
+type MemoryEstimator interface {
+	RunBytes(g *graph.Graph) int64
+}
+
 // BatchSizeFor is the number of runs of m on g whose estimated working
-// memory (RunBytes) fits budget (0: DefaultMemoryBudget), between 1 and
-// MaxBatchSize.
+// memory (RunBytes) fits budget (0: DefaultMemoryBudget), at most
+// MaxBatchSize, and 0 when a single run does not fit (such a run belongs to
+// the unbatched trainer, or needs a larger budget).
 func BatchSizeFor(g *graph.Graph, m nn.Model, budget int64) int {
 	if budget <= 0 {
 		budget = DefaultMemoryBudget
 	}
 	r := budget / max(RunBytes(g, m), 1)
-	return int(min(max(r, 1), MaxBatchSize))
+	return int(min(r, MaxBatchSize))
 }

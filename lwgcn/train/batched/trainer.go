@@ -236,7 +236,15 @@ func (t *Trainer) check(runs []train.Run) error {
 	if t.runs == 0 {
 		r := t.cfg.BatchSize
 		if r == 0 {
-			r = BatchSizeFor(t.graph, t.unb, t.cfg.MemoryBudget)
+			if r = BatchSizeFor(t.graph, t.unb, t.cfg.MemoryBudget); r == 0 {
+				budget := t.cfg.MemoryBudget
+				if budget <= 0 {
+					budget = DefaultMemoryBudget
+				}
+				return fmt.Errorf("batched: one run of %s on %s needs about %.1f GB, above the %.1f GB budget: "+
+					"train it unbatched (package train), or set Config.MemoryBudget or BatchSize",
+					t.unb.Name(), t.graph.Name(), float64(RunBytes(t.graph, t.unb))/1e9, float64(budget)/1e9)
+			}
 		}
 		t.runs = min(r, len(runs))
 	}
