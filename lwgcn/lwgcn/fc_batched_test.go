@@ -204,10 +204,12 @@ func TestBatchedFCEqualsAloneTexas(t *testing.T) {
 	runs := []train.Run{{Split: 0, Seed: 15}, {Split: 1, Seed: 16}, {Split: 2, Seed: 15}, {Split: 3, Seed: 18}}
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 6, runs)
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 16, Dropout: 0.5}, 6, runs)
-	// Every sparse matrix in the bucketed ELL layout.
+	// Every sparse matrix in the bucketed ELL layout, then every one dense.
 	dense := nn.DenseMaxElements
-	nn.DenseMaxElements = 0
 	t.Cleanup(func() { nn.DenseMaxElements = dense })
+	nn.DenseMaxElements = 0
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
+	nn.DenseMaxElements = 1 << 20
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
 }
 

@@ -155,3 +155,87 @@ func ellMulRuns(x *Node, e *ellNodes, vp *Node, runs int, stop bool) *Node {
 	}
 	return Gather(cat, e.pos, false)
 }
+
+// MulRunsGathered returns, for each run r, the product of m's entries with
+// rows of w chosen per run and entry: out[i, r·H:(r+1)·H] = Σ_e∈row i
+// A_e · w[rowOf[e, r]] — for LW-GCN's class-shifted features, where entry
+// (u, j) of run r reads row j·C + class_r(u) of the class weights, so each
+// run's product costs what it costs alone (not C times more).
+//
+// Shapes: w [M, H] (all runs' candidate rows, e.g. [F·C·R, H]), rowOf
+// [NNZ, R] int32 (row of w per entry and run, in the row-sorted entry
+// order), result [NumRows, R·H]. The scales of m apply. Gradients flow to
+// w only, through GoMLX's autodiff of the gathers (a scatter-add). Small
+// matrices (DenseMaxElements) take the same path (no dense form).
+func (m *SpMat) MulRunsGathered(w, rowOf *Node) *Node {
+	if d := rowOf.Shape().Dimensions; rowOf.Rank() != 2 || d[0] != m.NNZ {
+		panicf("nn: MulRunsGathered: rows %s, want [%d, R]", rowOf.Shape(), m.NNZ)
+	}
+	if w.Rank() != 2 {
+		panicf("nn: MulRunsGathered: weights %s, want [M, H]", w.Shape())
+	}
+	g := w.Graph()
+	dt := w.DType()
+	runs, h, rowsW := rowOf.Shape().Dimensions[1], w.Shape().Dimensions[1], w.Shape().Dimensions[0]
+	if m.noGrad {
+		w = StopGradient(w)
+	}
+	wp := Concatenate([]*Node{w, Zeros(g, shapes.Make(dt, 1, h))}, 0)                                                         // row M: zero, for padding slots
+	rp := Concatenate([]*Node{rowOf, Add(Zeros(g, shapes.Make(rowOf.DType(), 1, runs)), Scalar(g, rowOf.DType(), rowsW))}, 0) // [NNZ+1, R]
+	vals := m.EntryValues(dt)
+	vp := Concatenate([]*Node{vals, Zeros(g, shapes.Make(dt, 1))}, 0)
+	if m.dense != nil {
+		// One gather per entry: [NNZ, R, H] scaled and summed into rows.
+		blk := Mul(Gather(wp, ExpandAxes(rowOf, -1), false), Reshape(vals, m.NNZ, 1, 1))
+		y := Reshape(ScatterSum(Zeros(g, shapes.Make(dt, m.NumRows, runs, h)), m.Rows, blk, true, false), m.NumRows, runs*h)
+		if m.RowScale != nil {
+			y = Mul(y, ConvertDType(m.RowScale, dt))
+		}
+		return y
+	}
+	e := m.byRow
+	w2 := runs * h
+	var parts []*Node
+	if e.empty > 0 {
+		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, w2)))
+	}
+	for b, chunks := range e.buckets {
+		k := chunks[0].idx.Shape().Dimensions[0]
+		if wh := e.whole[b]; wh != nil && dt.Size()*k*wh.idx.Shape().Dimensions[1]*w2 <= ChunkBytes {
+			chunks = []ellChunk{*wh}
+		}
+		for _, ch := range chunks {
+			rows := ch.idx.Shape().Dimensions[1]
+			step := max(1, min(rows, ChunkBytes/max(1, dt.Size()*k*w2)))
+			for a := 0; a < rows; a += step {
+				ent := ch.entry
+				if step < rows {
+					ent = Slice(ent, AxisRange(), AxisRange(a, min(a+step, rows)))
+				}
+				r := ent.Shape().Dimensions[1]
+				idx := ExpandAxes(Gather(rp, ent, false), -1)    // [K, r, R, 1]
+				blk := Gather(wp, idx, false)                    // [K, r, R, H]
+				v := Reshape(Gather(vp, ent, false), k, r, 1, 1) // [K, r, 1, 1]
+				blk = Reshape(Mul(blk, v), k, r*w2)
+				parts = append(parts, Reshape(ReduceSum(blk, 0), r, w2))
+			}
+		}
+	}
+	if e.padded {
+		parts = append(parts, Zeros(g, shapes.Make(dt, 1, w2)))
+	}
+	y := parts[0]
+	if len(parts) > 1 {
+		y = Concatenate(parts, 0)
+	}
+	if e.pos != nil {
+		y = Gather(y, e.pos, false)
+	}
+	if m.ColScale != nil {
+		panicf("nn: MulRunsGathered: column scales are not supported")
+	}
+	if m.RowScale != nil {
+		y = Mul(y, ConvertDType(m.RowScale, dt))
+	}
+	return y
+}
