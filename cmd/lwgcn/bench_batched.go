@@ -100,7 +100,7 @@ func runBenchBatched(args []string) error {
 	if err != nil {
 		return err
 	}
-	// Rows of other models already recorded are kept.
+	// Rows of other models, datasets or thread counts already recorded are kept.
 	file := experiments.BatchedBenchFile{}
 	if _, err := os.Stat(path); err == nil {
 		old, err := experiments.ReadBatchedBench(path)
@@ -108,7 +108,9 @@ func runBenchBatched(args []string) error {
 			return err
 		}
 		file = *old
-		file.Rows = slices.DeleteFunc(file.Rows, func(r experiments.BatchedBenchRow) bool { return r.Model == *modelName })
+		file.Rows = slices.DeleteFunc(file.Rows, func(r experiments.BatchedBenchRow) bool {
+			return r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs)
+		})
 	}
 	if file.Models == nil {
 		file.Models, file.Notes = map[string]string{}, map[string]string{}

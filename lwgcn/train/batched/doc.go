@@ -29,7 +29,20 @@
 //
 // # Models
 //
-// Batched models exist for MLP, GCN (any depth) and GCNII; For converts an
-// nn.Model, and says which models have no batched form yet. The unbatched
-// trainer (package train) stays the reference and the debugging path.
+// Batched models exist here for MLP, GCN (any depth) and GCNII; For
+// converts an nn.Model, and says which models have no batched form yet.
+// Models defined elsewhere plug in through Batchable, RunInputs (per-run
+// inputs such as LW-GCN's pseudo-labels), Epocher (their own epoch) and
+// MemoryEstimator: package lwgcn batches f_C (LW-GCN\G) and LW-GCN with
+// selection that way (lwgcn.BatchedRunner). GAT and the other baselines are
+// trained one run at a time. The unbatched trainer (package train) stays
+// the reference and the debugging path.
+//
+// # Batch size
+//
+// Config.BatchSize forces the runs per computation; 0 chooses them from
+// memory: RunBytes estimates one run's working memory, BatchSizeFor fits
+// as many as Config.MemoryBudget (DefaultMemoryBudget, 6 GiB) allows, up to
+// MaxBatchSize, and a run that alone exceeds the budget is refused with
+// its estimate rather than silently batched.
 package batched
