@@ -24,10 +24,6 @@ const (
 	// h[u]·W_class_r(u) out of the all-classes products (see lwConvRuns).
 	batchedLWShared = "runs/lw/gshared"
 	batchedLWPerRun = "runs/lw/gperrun"
-	// batchedLWXRows [NNZ(X), R]: for sparse features, the row of the
-	// class weights [F·C·R, out] that entry (u, j) of X reads in run r,
-	// (j·C + class_r(u))·R + r (nn.SpMat.MulRunsGathered).
-	batchedLWXRows = "runs/lw/xrows"
 )
 
 // BatchedFC is f_C (LabelWiseGCN) for batched training (package
@@ -101,21 +97,6 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 		}
 		meta[k] = map[string]int{LabelWiseInput + "/present": lw.NumPresent}
 	}
-	if x := g.Features(); x.Density() < nn.SparseDensityThreshold {
-		rows, cols, xv := x.COO()
-		xm, err := nn.NewSparseMatrix(n, x.NumCols(), rows, cols, xv) // the entry order of the "x" input
-		if err != nil {
-			return nil, err
-		}
-		xr := make([]int32, xm.NNZ()*r)
-		for k, run := range runs {
-			cls, _ := m.Labels(run)
-			for e := range xm.Rows {
-				xr[e*r+k] = int32((int(xm.Cols[e])*c+int(cls[xm.Rows[e]]))*r + k)
-			}
-		}
-		in.SetInt32(batchedLWXRows, xr, xm.NNZ(), r)
-	}
 	in.SetFloat(batchedLWVals, vals, p.NNZ(), r)
 	in.SetInt32(batchedLWShared, shared, n*r, 1)
 	in.SetInt32(batchedLWPerRun, perRun, n*r, 1)
@@ -127,7 +108,7 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	n, c := x.NumRows(), in.Meta(nn.InputNumClasses)
 	lw := lwRuns{adj: in.Sparse(batchedLWAdj).ForPass(train), vals: in.Get(batchedLWVals),
-		shared: in.Get(batchedLWShared), perRun: in.Get(batchedLWPerRun), xRows: in.Maybe(batchedLWXRows), classes: c}
+		shared: in.Get(batchedLWShared), perRun: in.Get(batchedLWPerRun), classes: c}
 	if m.Variant == Dense { // Config.Validate: at least 2 layers
 		h := nn.ReLU(lw.conv(b, "/lw1", x, nil, m.Hidden))
 		for l := 2; l < m.Layers; l++ {
@@ -155,7 +136,6 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 type lwRuns struct {
 	adj                  *nn.SpMat
 	vals, shared, perRun *Node
-	xRows                *Node // nil: dense features
 	classes              int
 }
 
@@ -190,13 +170,8 @@ func (lw lwRuns) conv(b *batched.Builder, scope string, x nn.Features, h *Node, 
 		}
 		self = mul(b.Param(scope+"/weight_self", init, batched.FusedCols, f, out))
 		wCls := b.Param(scope+"/weight_cls", init, batched.FusedCols, f, c, out) // [F, C, R·out]
-		if x.Sparse != nil && lw.xRows != nil {
-			// Each run's class-shifted features: as alone, only W_class(u).
-			m = x.Sparse.MulRunsGathered(Reshape(wCls, f*c*b.Runs, out), lw.xRows)
-		} else {
-			y := mul(Reshape(wCls, f, c*b.Runs*out)) // [N, C·R·out]
-			m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
-		}
+		y := mul(Reshape(wCls, f, c*b.Runs*out))                                 // [N, C·R·out]
+		m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
 	} else {
 		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsFirst, f, out))
 		wCls := b.Param(scope+"/weight_cls", init, batched.RunsFirst, f, c, out) // [R, F, C, out]
