@@ -111,8 +111,8 @@ func batchedSpeedSection(dir string) (string, error) {
 			models = append(models, r.Model)
 		}
 	}
-	var prov results.Provenance
 	for _, m := range models {
+		var prov results.Provenance
 		fmt.Fprintf(&b, "\n**%s**: %s.", m, f.Models[m])
 		if n := f.Notes[m]; n != "" {
 			fmt.Fprintf(&b, " %s", n)
@@ -132,7 +132,7 @@ func batchedSpeedSection(dir string) (string, error) {
 				r.Dataset, r.Procs, r.Runs, r.BatchedMs, r.AloneMs, r.AloneMs/r.BatchedMs, r.BatchedCPUMs, r.AloneCPUMs,
 				float64(r.BatchedPeakRSS)/(1<<20), float64(r.AlonePeakRSS)/(1<<20), auth, ratio)
 		}
+		fmt.Fprintf(&b, "\n%s\n", prov)
 	}
-	fmt.Fprintf(&b, "\n%s\n", prov)
 	return b.String(), nil
 }
