@@ -545,6 +545,9 @@ def main(argv=None):
     out_dir.mkdir(parents=True, exist_ok=True)
 
     # The kernel inherits this process's environment (kernelspec env on top).
+    # No front end answers GoNB's widgets here: notebook.Explorer shows its
+    # default state and returns instead of waiting (lwgcn/notebook).
+    os.environ["LWGCN_HEADLESS"] = "1"
     if args.quick:
         os.environ["LWGCN_QUICK"] = "1"
     else:
