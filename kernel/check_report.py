@@ -134,7 +134,9 @@ def watch(context, page, problems, allow_origin=None):
     page.on("pageerror", lambda e: problems.append(f"page error: {str(e)[:300]}"))
     page.on("requestfailed", lambda r: (r.url.startswith(("file:", "data:")) and problems.append(
         f"failed to load {r.url[:160]}: {r.failure}")))
-    page.on("websocket", lambda ws: problems.append(f"websocket: {ws.url[:160]}"))
+    ws_origin = allow_origin.replace("http", "ws", 1) if allow_origin else None
+    page.on("websocket", lambda ws: (not ws_origin or not ws.url.startswith(ws_origin)) and problems.append(
+        f"websocket: {ws.url[:160]}"))
 
 
 def check_page(context, path, shots):

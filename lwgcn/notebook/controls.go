@@ -125,6 +125,10 @@ type Values struct {
 	values   []float64
 }
 
+// DefaultValues are the controls' values at their defaults (what a
+// headless run draws).
+func DefaultValues(controls []Control) Values { return newValues(controls) }
+
 func newValues(controls []Control) Values {
 	v := Values{controls: controls, values: make([]float64, len(controls))}
 	for i, c := range controls {

@@ -9,6 +9,28 @@ import (
 	"github.com/janpfeifer/gonb/gonbui/widgets"
 )
 
+// StartWidgetsWait is how long StartWidgets keeps the cell's program alive
+// for the browser's handshake (GoNB itself waits 3 s for it).
+const StartWidgetsWait = 3 * time.Second
+
+// StartWidgets opens GoNB's connection to the front end (what the special
+// command %widgets does) when the program is live, and waits until GoNB has
+// handled it; headless it does nothing. Call it in a cell of its own before
+// cells with an Explorer: the browser side gives GoNB only 500 ms to answer
+// its handshake, which a connection opened while a busy cell runs can miss,
+// leaving the widgets dead.
+func StartWidgets() {
+	if !Live() {
+		return
+	}
+	comms.Start()
+	gonbui.Sync()
+	// The browser opens its socket and sends its handshake only now; it
+	// succeeds while this program is alive (observed: a program that exits at
+	// once leaves the first handshake unanswered and the browser logs an error).
+	time.Sleep(StartWidgetsWait)
+}
+
 // gonbFrontEnd is the live frontEnd: GoNB's widgets (gonbui/widgets) appended
 // into a table of controls, and two HTML outputs redrawn in place
 // (gonbui.UpdateHTML) for the view and the actions.
