@@ -47,7 +47,7 @@ func Compare(methods []string, epochs int, seed int64) func(g *graph.Graph) (*no
 			test.Y = append(test.Y, 100*o.TestAcc)
 		}
 		t.MarkBest(plot.Higher, 1, 2, 3)
-		fig := plot.NewBars(g.Name() + ": test accuracy").Groups(names...).Add(test).YLabel("test accuracy (%)").YRange(0, 100).ValueLabels("%.1f").Size(420, 300)
+		fig := plot.NewBars(g.Name()+": test accuracy").Groups(names...).Add(test).YLabel("test accuracy (%)").YRange(0, 100).ValueLabels("%.1f").Size(420, 300)
 		return notebook.NewView().Table(t).Plot(fig), nil
 	}
 }
