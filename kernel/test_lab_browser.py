@@ -70,6 +70,7 @@ STATE_JS = r"""
     const outs = c.outputs.toJSON();
     cells.push({
       index: i, source: c.sharedModel.getSource().slice(0, 80), count: c.executionCount,
+      explorer: /\bexplore\.\w+\(|\.Run\(\)/.test(c.sharedModel.getSource()),
       errors: outs.filter((o) => o.output_type === "error").map((o) => (o.ename + ": " + o.evalue).slice(0, 300)),
       stderr: outs.filter((o) => o.output_type === "stream" && o.name === "stderr")
                   .map((o) => Array.isArray(o.text) ? o.text.join("") : o.text).join(""),
@@ -180,7 +181,7 @@ def figure_problems(page, shots, stem, cell_index=None):
 
 def explorer_cell(state):
     for c in state["cells"]:
-        if "explore." in c["source"] or "Explorer" in c["source"]:
+        if c["explorer"]:
             return c["index"]
     return None
 
@@ -305,16 +306,29 @@ def drive_explorer(page, rel, ci, shots, log):
     actions = [b for b in v1["buttons"] if b != "Stop"]
     if actions:
         n_texts = len(v1["texts"])
-        cell.query_selector(f'.lwgcn-controls button:has-text("{actions[0]}")').click()
+        buttons = cell.query_selector_all(".lwgcn-controls button")
+        next(b for b in buttons if b.text_content() == actions[0]).click()
         wait_for(page, "(a) => { const v = (" + VIEW_JS + ")(a.ci);"
                        " return v && v.texts.some((t) => t.startsWith(a.label + ' at ')); }",
                  arg={"ci": ci, "label": actions[0]}, timeout_s=CELL_TIMEOUT,
                  what=f"{rel}: result of the {actions[0]!r} button")
-        v2 = page.evaluate(VIEW_JS, ci)
-        log(f"test_lab: {rel}: button {actions[0]!r} done: {[t for t in v2['texts'] if t.startswith(actions[0])]}")
-        cell.screenshot(path=str(shots / f"{stem}-explorer-action.png"))
+        out = cell.evaluate_handle(
+            "(c, label) => Array.from(c.querySelectorAll('.lwgcn-values'))"
+            ".find((e) => e.textContent.startsWith(label + ' at ')).closest('.jp-OutputArea-output')",
+            actions[0]).as_element()
+        result = out.evaluate("(o) => ({error: o.querySelector('.lwgcn-error') ? o.querySelector('.lwgcn-error').textContent : '',"
+                              " rows: Array.from(o.querySelectorAll('tbody tr')).map((r) => r.textContent.trim())})")
+        log(f"test_lab: {rel}: button {actions[0]!r} done: {result}")
+        if result["error"]:
+            problems.append(f"{rel}: {actions[0]!r} failed: {result['error'][:300]}")
+        elif not result["rows"]:
+            problems.append(f"{rel}: {actions[0]!r} showed no table rows")
+        out.scroll_into_view_if_needed()
+        out.screenshot(path=str(shots / f"{stem}-explorer-action.png"))
+        _, fp = figure_problems(page, shots, f"{stem}-action", cell_index=ci)
+        problems += fp
         del n_texts
-    cell.query_selector('.lwgcn-controls button:has-text("Stop")').click()
+    next(b for b in cell.query_selector_all(".lwgcn-controls button") if b.text_content() == "Stop").click()
     return problems
 
 
@@ -341,9 +355,9 @@ def main(argv=None):
                     check_report.watch(context, page, page_problems, allow_origin=lab.base)
                     try:
                         page_problems += run_notebook(page, lab, nb, shots, print)
-                    except AssertionError as e:
-                        page.screenshot(path=str(shots / f"{Path(nb).stem}-timeout.png"))
-                        page_problems.append(str(e))
+                    except Exception as e:  # a timeout, or the page not as expected
+                        page.screenshot(path=str(shots / f"{Path(nb).stem}-failed.png"))
+                        page_problems.append(f"{type(e).__name__}: {e}")
                     problems += [f"{nb}: {pr}" for pr in page_problems]
                     # Shut the kernel down so the next notebook starts clean.
                     page.evaluate("() => window.jupyterapp.commands.execute('kernelmenu:shutdown')")
