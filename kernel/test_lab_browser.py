@@ -271,9 +271,9 @@ def drive_explorer(page, rel, ci, shots, log):
     v0 = page.evaluate(VIEW_JS, ci)
     log(f"test_lab: {rel}: explorer shows {v0['sliders']} sliders, {v0['selects']} selects, "
         f"buttons {v0['buttons']}; view {v0['values']!r}")
-    if v0["sliders"] == 0:
-        return [f"{rel}: explorer has no slider"]
     cell = page.query_selector_all(".jp-Notebook .jp-Cell")[ci]
+    if v0["sliders"] == 0:
+        return drive_select(page, rel, ci, cell, v0, shots, log)
     name = MOVE.get(stem)
     slider = None
     if name:
@@ -328,6 +328,25 @@ def drive_explorer(page, rel, ci, shots, log):
         _, fp = figure_problems(page, shots, f"{stem}-action", cell_index=ci)
         problems += fp
         del n_texts
+    next(b for b in cell.query_selector_all(".lwgcn-controls button") if b.text_content() == "Stop").click()
+    return problems
+
+
+def drive_select(page, rel, ci, cell, v0, shots, log):
+    """An explorer with selects only: switch the first to its last option."""
+    sel = cell.query_selector(".lwgcn-controls select")
+    if sel is None:
+        return [f"{rel}: explorer has no slider and no select"]
+    n = sel.evaluate("(s) => s.options.length")
+    sel.evaluate("(s, i) => { s.selectedIndex = i; s.dispatchEvent(new Event('input', {bubbles: true}));"
+                 " s.dispatchEvent(new Event('change', {bubbles: true})); }", n - 1)
+    wait_for(page, "(a) => { const v = (" + VIEW_JS + ")(a.ci); return v && v.draw > a.draw; }",
+             arg={"ci": ci, "draw": v0["draw"]}, timeout_s=60, what=f"{rel}: redraw after switching the select")
+    v1 = page.evaluate(VIEW_JS, ci)
+    log(f"test_lab: {rel}: select -> option {n - 1}: view {v1['values']!r} (draw {v1['draw']})")
+    problems = []
+    if v1["values"] == v0["values"]:
+        problems.append(f"{rel}: select switched but the view's values did not change")
     next(b for b in cell.query_selector_all(".lwgcn-controls button") if b.text_content() == "Stop").click()
     return problems
 
