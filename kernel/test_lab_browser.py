@@ -207,7 +207,10 @@ def run_notebook(page, lab, rel, shots, log):
     """Opens rel, runs all cells, drives its explorer; returns problems."""
     stem = Path(rel).stem
     problems = []
-    page.goto(f"{lab.base}/lab/tree/{rel}?token={lab.token}", wait_until="domcontentloaded")
+    # A workspace of its own per notebook, reset: JupyterLab would otherwise
+    # reopen the previous notebooks (and start their kernels) in this page.
+    page.goto(f"{lab.base}/lab/workspaces/test-{stem}/tree/{rel}?reset&token={lab.token}",
+              wait_until="domcontentloaded")
     wait_for(page, "(p) => window.jupyterapp && window.jupyterapp.shell.currentWidget && "
                    "window.jupyterapp.shell.currentWidget.context && "
                    "window.jupyterapp.shell.currentWidget.context.path === p && "

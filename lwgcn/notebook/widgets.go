@@ -43,18 +43,19 @@ type gonbFrontEnd struct {
 func (g *gonbFrontEnd) start(title string, controls []Control, positions []int, actions []string) (<-chan event, error) {
 	root := "lwgcn_explorer_" + gonbui.UniqueId()
 	g.viewID, g.actionID = root+"_view", root+"_action"
-	gonbui.DisplayHTML(controlsHTML(root, title, controls))
-	gonbui.Sync()
-
 	// Each widget's Done waits until the front end has answered it (GoNB's
-	// widgets have no timeout): build them in a goroutine, give up after
-	// g.timeout and leave that goroutine behind (the cell's program ends soon).
+	// widgets have no timeout), and GoNB may hold even a plain display while
+	// it waits for the browser's connection: show and build everything in a
+	// goroutine, give up after g.timeout and leave that goroutine behind (the
+	// cell's program ends soon).
 	type built struct {
 		controls []*comms.AddressChan[int]
 		buttons  []*comms.AddressChan[int]
 	}
 	ready := make(chan built, 1)
 	go func() {
+		gonbui.DisplayHTML(controlsHTML(root, title, controls))
+		gonbui.Sync()
 		var b built
 		for i, c := range controls {
 			parent := fmt.Sprintf("%s_c%d", root, i)

@@ -15,15 +15,15 @@ func TestSyntheticViewFollowsSliders(t *testing.T) {
 		t.Fatal("no train function should give no button")
 	}
 	v := valuesAt(t, e, map[string]float64{"nodes": 400, "classes": 3, "homophily": 0.8, "degree": 8})
-	c, err := GenerateSynthetic(v)
+	g, realised, err := Generate(v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Graph.NumNodes() != 400 || c.Graph.NumClasses() != 3 {
-		t.Fatalf("graph %v", c.Graph)
+	if g.NumNodes() != 400 || g.NumClasses() != 3 {
+		t.Fatalf("graph %v", g)
 	}
-	if math.Abs(c.Realised.H-0.8) > 0.05 || math.Abs(c.Realised.AverageDegree-8) > 0.5 {
-		t.Errorf("realised %s, want h 0.8, degree 8", c.Realised)
+	if math.Abs(realised.H-0.8) > 0.05 || math.Abs(realised.AverageDegree-8) > 0.5 {
+		t.Errorf("realised %s, want h 0.8, degree 8", realised)
 	}
 	view, err := e.Draw(v)
 	if err != nil {
@@ -68,11 +68,11 @@ func TestSyntheticTrainButton(t *testing.T) {
 func TestPredictedVsMeasured(t *testing.T) {
 	e := Synthetic(nil)
 	v := valuesAt(t, e, map[string]float64{"nodes": 1500, "classes": 3, "homophily": 0.8, "degree": 10, "feature signal": 2, "context": 0})
-	c, err := GenerateSynthetic(v)
+	g, _, err := Generate(v, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := PredictedVsMeasured(c.Graph, 0, 1)
+	d, err := PredictedVsMeasured(g, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,35 @@ func TestPredictedVsMeasured(t *testing.T) {
 	if !strings.Contains(d.Table().Markdown(), "GCN mean (Theorem 1)") {
 		t.Error("table lacks the GCN row")
 	}
-	if _, err := PredictedVsMeasured(c.Graph, 1, 1); err == nil || err.Error() != "explore: classes 1 and 1 of a 3-class graph" {
+	if _, err := PredictedVsMeasured(g, 1, 1); err == nil || err.Error() != "explore: classes 1 and 1 of a 3-class graph" {
 		t.Errorf("same class: %v", err)
+	}
+}
+
+// Algorithm 2 on a base graph: the generator select picks it, the realised
+// homophily and degree follow the sliders, nodes and classes are the base's.
+func TestSyntheticOnBaseGraph(t *testing.T) {
+	base, _, err := Generate(valuesAt(t, Synthetic(nil), map[string]float64{"nodes": 600, "classes": 4, "homophily": 0.5}), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Synthetic(nil, BaseGraph{Name: "base", Graph: base})
+	if e.Controls[0].Name != "generator" || strings.Join(e.Controls[0].Options, "|") != "contextual SBM|Algorithm 2 on base" {
+		t.Fatalf("generator control %+v", e.Controls[0])
+	}
+	v := valuesAt(t, e, map[string]float64{"generator": 1, "homophily": 0.1, "degree": 6, "nodes": 3000})
+	g, realised, err := Generate(v, []BaseGraph{{Name: "base", Graph: base}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumNodes() != 600 || g.NumClasses() != 4 {
+		t.Errorf("resampled graph %v, want the base's 600 nodes and 4 classes", g)
+	}
+	if math.Abs(realised.H-0.1) > 0.01 || math.Abs(realised.AverageDegree-6) > 0.1 {
+		t.Errorf("realised %s, want h 0.1, degree 6", realised)
+	}
+	view, err := e.Draw(v)
+	if err != nil || view.Len() != 5 {
+		t.Fatalf("view %v, %v", view, err)
 	}
 }
