@@ -306,6 +306,20 @@ def drive_explorer(page, rel, ci, shots, log):
     _, fp = figure_problems(page, shots, f"{stem}-explorer", cell_index=ci)
     problems += fp
 
+    sel = cell.query_selector(".lwgcn-controls select")
+    if sel is not None:
+        # A select too (e.g. the generator): its last option, then a redraw.
+        n = sel.evaluate("(s) => s.options.length")
+        sel.evaluate("(s, i) => { s.selectedIndex = i; s.dispatchEvent(new Event('input', {bubbles: true}));"
+                     " s.dispatchEvent(new Event('change', {bubbles: true})); }", n - 1)
+        wait_for(page, "(a) => { const v = (" + VIEW_JS + ")(a.ci); return v && v.draw > a.draw; }",
+                 arg={"ci": ci, "draw": v1["draw"]}, timeout_s=120, what=f"{rel}: redraw after switching the select")
+        v1b = page.evaluate(VIEW_JS, ci)
+        log(f"test_lab: {rel}: select -> option {n - 1}: view {v1b['values']!r} (draw {v1b['draw']})")
+        if v1b["imgs"] == v1["imgs"]:
+            problems.append(f"{rel}: select switched but the figures did not change")
+        cell.screenshot(path=str(shots / f"{stem}-explorer-select.png"))
+        v1 = v1b
     actions = [b for b in v1["buttons"] if b != "Stop"]
     if actions:
         n_texts = len(v1["texts"])
