@@ -88,5 +88,6 @@ lab: kernel venv
 lab-test: venv
 	mkdir -p $(KERNEL_TEST_JUPYTER_DIR)
 	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/install.sh
+	rm -rf build/report-quick/lab-screenshots
 	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) timeout --kill-after=30 900 \
 	  $(VENV_PY) kernel/test_lab_browser.py --shots build/report-quick/lab-screenshots
