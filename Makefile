@@ -34,9 +34,9 @@ build:
 	$(GO) build -o $(BIN)/lwgcn ./cmd/lwgcn
 
 # The README's test command: vet, unit tests, a short run of every fuzz target, the
-# Jupyter side (kernel install, notebook runner, kernel protocol) and every
-# notebook in quick mode.
-test: vet unit fuzz-smoke kernel-test notebooks-test
+# Jupyter side (kernel install, notebook runner, kernel protocol), every
+# notebook in quick mode and the browser tests (headless chromium).
+test: vet unit fuzz-smoke kernel-test notebooks-test browser-test
 
 vet:
 	$(GO) vet ./...

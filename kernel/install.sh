@@ -86,7 +86,11 @@ cd "$REPO"
 GOROOT_BIN=$(go env GOROOT)/bin
 [ -x "$GOROOT_BIN/go" ] || die "toolchain $GOTOOLCHAIN has no go binary at $GOROOT_BIN"
 GONB_VERSION=$(go list -m -f '{{.Version}}' "$GONB_MOD") || die "go.mod does not require $GONB_MOD (tool directive missing?)"
+# {{.Dir}} is empty until the module is in the module cache (a fresh machine):
+# download it first, the logo is copied from there.
+go mod download "$GONB_MOD" || die "cannot download $GONB_MOD $GONB_VERSION"
 GONB_DIR=$(go list -m -f '{{.Dir}}' "$GONB_MOD")
+[ -n "$GONB_DIR" ] && [ -d "$GONB_DIR" ] || die "$GONB_MOD $GONB_VERSION not in the module cache after download"
 GO_VERSION=$("$GOROOT_BIN/go" env GOVERSION)
 mkdir -p "$BIN_DIR"
 

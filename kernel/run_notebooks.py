@@ -20,6 +20,7 @@ python3-nbconvert and python3-nbformat. See kernel/README.md.
 
 import argparse
 import asyncio
+import base64
 import html
 import json
 import os
@@ -72,7 +73,47 @@ math[display="block"] { display: block; margin: 0.6em 0; text-align: center; }
 </style>
 {%- endblock html_head_js_mathjax -%}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
+{#- SVG outputs as images with the exact SVG document as a data: URI. nbconvert's
+    default passes them through its HTML sanitiser, which keeps the <svg> tag
+    and its <title> but strips every drawn element (a blank figure). An <img>
+    also keeps each figure's ids and styles apart from the page's. -#}
+{% block data_svg scoped -%}
+<div class="jp-RenderedSVG jp-OutputArea-output lwgcn-figure {{ extra_class }}" data-mime-type="image/svg+xml">
+<img src="{{ output.data['image/svg+xml'] | svg_data_uri }}" alt="{{ output.data['image/svg+xml'] | svg_title | escape_html }}"{{ output.data['image/svg+xml'] | svg_size_attrs }}>
+</div>
+{%- endblock data_svg %}
 """
+
+
+SVG_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+SVG_ROOT = re.compile(r"<svg\b[^>]*>", re.S)
+SVG_DIM = re.compile(r"""\b(width|height)\s*=\s*["']\s*([0-9.]+)(?:px)?\s*["']""")
+
+
+def svg_text(svg):
+    return "".join(svg) if isinstance(svg, list) else svg
+
+
+def svg_data_uri(svg):
+    """The SVG document, byte for byte, as a base64 data: URI."""
+    data = base64.b64encode(svg_text(svg).encode("utf-8")).decode("ascii")
+    return f"data:image/svg+xml;base64,{data}"
+
+
+def svg_title(svg):
+    """The SVG's <title> (unescaped), or "figure": the image's alt text."""
+    m = SVG_TITLE.search(svg_text(svg))
+    return html.unescape(m.group(1).strip()) if m and m.group(1).strip() else "figure"
+
+
+def svg_size_attrs(svg):
+    """ width="W" height="H" from the root <svg>, so the page lays out before
+    the image decodes; empty if the root has no plain sizes."""
+    m = SVG_ROOT.search(svg_text(svg))
+    if not m:
+        return ""
+    dims = dict(SVG_DIM.findall(m.group(0)))
+    return "".join(f' {k}="{dims[k]}"' for k in ("width", "height") if k in dims)
 
 
 def log(msg):
@@ -227,6 +268,19 @@ def pandoc_markdown(sources):
         return {}
 
 
+def markdown_sources(nb):
+    """Markdown of the notebook: its markdown cells (without attachments) and
+    text/markdown outputs (e.g. notebook.Markdown), for pandoc."""
+    for c in nb.cells:
+        if c.cell_type == "markdown" and not c.get("attachments"):
+            yield c.source
+        elif c.cell_type == "code":
+            for out in c.get("outputs", []):
+                md = out.get("data", {}).get("text/markdown")
+                if md:
+                    yield svg_text(md)
+
+
 def write_atomic(path, data):
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -248,9 +302,10 @@ def render_html(nb, name, nb_dir):
         template_name="lab",
         extra_loaders=[DictLoader({"lwgcn_offline.html.j2": OFFLINE_TEMPLATE})],
         template_file="lwgcn_offline.html.j2",
+        filters={"svg_data_uri": svg_data_uri, "svg_title": svg_title,
+                 "svg_size_attrs": svg_size_attrs},
     )
-    exporter.rendered_markdown = pandoc_markdown(
-        c.source for c in nb.cells if c.cell_type == "markdown" and not c.get("attachments"))
+    exporter.rendered_markdown = pandoc_markdown(markdown_sources(nb))
     body, _ = exporter.from_notebook_node(
         nb, resources={"metadata": {"name": name, "path": str(nb_dir)}})
     warnings = sorted(set(m.group(0) for m in EXTERNAL_SCRIPT.finditer(body)) |
@@ -321,14 +376,68 @@ def run_one(path, out_dir, args, prefix):
     write_atomic(out_dir / f"{name}.ipynb", nbformat.writes(nb))
     result["ipynb"] = f"{name}.ipynb"
     result["kernel_log"] = kernel_log.name
+    export(nb, name, path.parent, out_dir, result)
+    return result
+
+
+def notebook_figures(nb):
+    """The SVG documents of a notebook's outputs, in order, with their titles."""
+    figs = []
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        for out in c.get("outputs", []):
+            svg = out.get("data", {}).get("image/svg+xml")
+            if svg:
+                figs.append((svg_text(svg), svg_title(svg)))
+    return figs
+
+
+def export(nb, name, nb_dir, out_dir, result):
+    """Writes NAME.html and the figures (figures/NAME-K.svg, thumbnails for the
+    index) of an executed notebook; records them and any warning in result."""
+    result["figures"] = []
+    fig_dir = out_dir / "figures"
+    for old in fig_dir.glob(f"{glob_escape(name)}-*.svg"):
+        old.unlink()
+    figs = notebook_figures(nb)
+    if figs:
+        fig_dir.mkdir(exist_ok=True)
+    for k, (svg, title) in enumerate(figs, 1):
+        rel = f"figures/{name}-{k}.svg"
+        write_atomic(out_dir / rel, svg)
+        result["figures"].append({"file": rel, "title": title})
     try:
-        body, warnings = render_html(nb, name, path.parent)
+        body, warnings = render_html(nb, name, nb_dir)
         write_atomic(out_dir / f"{name}.html", body)
         result["html"] = f"{name}.html"
         result["warnings"] = [f"HTML loads external resource: {w}" for w in warnings]
     except Exception as e:
         result["html"] = None
         result["warnings"] = [f"HTML rendering failed: {type(e).__name__}: {e}"]
+
+
+def glob_escape(name):
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def render_only(path, out_dir, args):
+    """Re-exports an already executed notebook (no kernel); its run status
+    comes from the metadata the runner wrote, else it counts as ok."""
+    name = path.stem
+    nb = nbformat.read(str(path), as_version=4)
+    run = nb.metadata.get("lwgcn", {}).get("run", {})
+    code = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+    result = {"notebook": str(path), "name": name, "status": run.get("status", "ok"),
+              "reason": "" if run.get("status", "ok") == "ok" else "failed when executed",
+              "failed_cell": None, "execution_count": None, "message": "",
+              "cells_total": len(code),
+              "cells_run": sum(1 for c in code if c.get("execution_count")),
+              "duration_s": float(run.get("duration_s", 0.0)), "warnings": []}
+    if path.resolve() != (out_dir / f"{name}.ipynb").resolve():
+        write_atomic(out_dir / f"{name}.ipynb", nbformat.writes(nb))
+    result["ipynb"] = f"{name}.ipynb"
+    export(nb, name, path.parent, out_dir, result)
     return result
 
 
@@ -346,11 +455,17 @@ def write_index(out_dir, results, args, total_s):
             detail = f"<b>{html.escape(where)}</b><pre>{html.escape(r['message'])}</pre>"
         for w in r["warnings"]:
             detail += f'<div class="warn">{html.escape(w)}</div>'
+        page = html.escape(r.get("html") or r.get("ipynb") or "")
+        thumbs = "".join(
+            f'<a href="{page}" title="{html.escape(f["title"])}"><img class="thumb" '
+            f'src="{html.escape(f["file"])}" alt="{html.escape(f["title"])}"></a>'
+            for f in r.get("figures", []))
+        nfig = len(r.get("figures", []))
         rows.append(
             f'<tr class="{"ok" if r["status"] == "ok" else "bad"}">'
-            f"<td>{html.escape(r['name'])}</td><td>{html.escape(status)}</td>"
+            f"<td><a href=\"{page}\">{html.escape(r['name'])}</a></td><td>{html.escape(status)}</td>"
             f"<td>{r['duration_s']:.1f} s</td><td>{r['cells_run']}/{r['cells_total']}</td>"
-            f"<td>{links}</td><td>{detail}</td></tr>")
+            f"<td>{links}</td><td>{nfig}<div class=\"thumbs\">{thumbs}</div>{detail}</td></tr>")
     failed = sum(r["status"] != "ok" for r in results)
     page = f"""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>lwgcn notebook report</title>
@@ -361,12 +476,14 @@ td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; vertical-align: top; tex
 tr.ok td:nth-child(2) {{ color: #1a7f37; }} tr.bad td:nth-child(2) {{ color: #cf222e; font-weight: bold; }}
 pre {{ margin: 0.3em 0; font-size: 0.85em; white-space: pre-wrap; max-width: 60em; }}
 .warn {{ color: #9a6700; font-size: 0.85em; }}
+.thumbs {{ display: flex; flex-wrap: wrap; gap: 4px; max-width: 60em; }}
+img.thumb {{ width: 150px; height: 110px; object-fit: contain; border: 1px solid #ddd; background: #fff; }}
 </style></head><body>
 <h1>lwgcn notebook report</h1>
 <p>{len(results) - failed} of {len(results)} notebooks passed in {total_s:.0f} s
 ({'quick mode, LWGCN_QUICK=1' if args.quick else 'full mode'}; kernel {html.escape(args.kernel)};
 finished {html.escape(time.strftime('%Y-%m-%d %H:%M:%S %Z'))}).</p>
-<table><tr><th>notebook</th><th>status</th><th>duration</th><th>code cells run</th><th>output</th><th>details</th></tr>
+<table><tr><th>notebook</th><th>status</th><th>duration</th><th>code cells run</th><th>output</th><th>figures, details</th></tr>
 {chr(10).join(rows)}
 </table></body></html>
 """
@@ -413,6 +530,9 @@ def main(argv=None):
     ap.add_argument("--fail-fast", action="store_true", help="stop after the first failing notebook")
     ap.add_argument("--no-install", action="store_true",
                     help="do not run kernel/install.sh when the kernel is missing")
+    ap.add_argument("--render-only", action="store_true",
+                    help="only re-export already executed notebooks (HTML, figures, index); "
+                         "no kernel is started")
     args = ap.parse_args(argv)
     if args.timeout <= 0 or args.startup_timeout <= 0:
         ap.error("timeouts must be positive")
@@ -425,12 +545,17 @@ def main(argv=None):
     out_dir.mkdir(parents=True, exist_ok=True)
 
     # The kernel inherits this process's environment (kernelspec env on top).
+    # No front end answers GoNB's widgets here: notebook.Explorer shows its
+    # default state and returns instead of waiting (lwgcn/notebook).
+    os.environ["LWGCN_HEADLESS"] = "1"
     if args.quick:
         os.environ["LWGCN_QUICK"] = "1"
     else:
         os.environ.pop("LWGCN_QUICK", None)
     try:
-        if args.no_install:
+        if args.render_only:
+            pass
+        elif args.no_install:
             KernelSpecManager().get_kernel_spec(args.kernel)
         else:
             ensure_kernel(args.kernel)
@@ -446,7 +571,8 @@ def main(argv=None):
         prefix = f"[{i}/{len(notebooks)}]"
         rel = os.path.relpath(path) if path.is_relative_to(Path.cwd()) else str(path)
         log(f"{prefix} {rel}: running")
-        r = run_one(path, out_dir, args, prefix)
+        r = (render_only(path, out_dir, args) if args.render_only
+             else run_one(path, out_dir, args, prefix))
         r["notebook"] = rel
         results.append(r)
         if r["status"] == "ok":

@@ -43,7 +43,11 @@ func SweepLabelWise(setting Setting, i, j int, opts SweepOptions) (*LabelWiseSwe
 		return nil, fmt.Errorf("figures: setting %q: %w", setting.Name, err)
 	}
 	s := &LabelWiseSweep{I: i, J: j, Degrees: append([]int(nil), opts.Degrees...), Setting: setting, GapLine: gl, MCH: opts.MC}
-	s.H = GridWith(opts.lines(), 1/float64(p.NumClasses()), gl.HStar)
+	extra := []float64{1 / float64(p.NumClasses())}
+	if gl.HStarInRange { // as in SweepGCN: h* outside [0,1] (or NaN) is no grid point
+		extra = append(extra, gl.HStar)
+	}
+	s.H = GridWith(opts.lines(), extra...)
 	s.Lines = make([][]theory.LabelWiseSummary, len(s.Degrees))
 	s.GCN = make([][]theory.GCNStats, len(s.Degrees))
 	for di, d := range s.Degrees {
