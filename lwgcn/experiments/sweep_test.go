@@ -61,3 +61,24 @@ func TestQuickSweepShowsGCNDip(t *testing.T) {
 		}
 	}
 }
+
+// A degree of 0 gives a graph without edges, whose realised homophily is NaN
+// (the results file then failed with "json: unsupported value: NaN"): the
+// sweep refuses it, and h outside [0, 1], before loading anything.
+func TestSweepRejectsPointsWithoutHomophily(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sweep.json")
+	for _, c := range []struct {
+		hs, degrees []float64
+		want        string
+	}{
+		{[]float64{0.5}, []float64{10, 0}, "experiments: sweep average degree 0 must be a finite number > 0"},
+		{[]float64{0.5}, []float64{-1}, "experiments: sweep average degree -1 must be a finite number > 0"},
+		{[]float64{1.5}, []float64{10}, "experiments: sweep homophily 1.5 outside [0, 1]"},
+	} {
+		spec := SweepSpec{Base: BaseCSBM, Hs: c.hs, Degrees: c.degrees, ResultsPath: path}
+		_, err := SweepHomophily(context.Background(), nil, backend.Info{}, spec)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("h %v, degrees %v: error %v, want %q", c.hs, c.degrees, err, c.want)
+		}
+	}
+}
