@@ -110,6 +110,9 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"reproduce", "table2", "-epochs", "0"}, 2, "-epochs 0: must be >= 1"},
 		{[]string{"reproduce", "table2", "-max-runs", "-1"}, 2, "-max-runs -1: must be >= 0"},
 		{[]string{"reproduce", "table9"}, 2, `unknown table "table9"`},
+		{[]string{"reproduce", "table2", "-methods", "gcn,gnc"}, 2, `-methods: unknown method "gnc" (have `},
+		{[]string{"reproduce", "table3", "-datasets", "texas,texsa"}, 2, `-datasets: unknown dataset "texsa" (known: `},
+		{[]string{"sweep", "-base", "chamelon"}, 2, `-base: unknown dataset "chamelon"`},
 		{[]string{"grid", "-datasets", "texas", "-epochs", "-1"}, 2, "-epochs -1: must be >= 1"},
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},
 	} {

@@ -58,6 +58,9 @@ func runGrid(args []string) error {
 	spec := experiments.Spec{Experiment: "grid", Datasets: strings.Split(*dsFlag, ","), Methods: strings.Split(*mFlag, ","),
 		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns,
 		ResultsPath: filepath.Join(resultsDir(), "grid.json")}
+	if err := checkNameFlags("datasets", spec.Datasets, spec.Methods); err != nil {
+		return err
+	}
 	spec.Override.Epochs = *epochs
 	if *out != "" {
 		spec.ResultsPath = *out

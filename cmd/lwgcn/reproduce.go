@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 )
 
@@ -66,6 +68,23 @@ func checkRunFlags(fs *flag.FlagSet, epochs, maxRuns int) error {
 	return nil
 }
 
+// checkNameFlags rejects unknown names in the dataset flag (dsFlag) and -methods before any
+// work (exit status 2).
+func checkNameFlags(dsFlag string, dsNames, methods []string) error {
+	for _, d := range dsNames {
+		if _, ok := datasets.Lookup(d); !ok {
+			return usageErrorf("-%s: unknown dataset %q (known: %s)", dsFlag, d, strings.Join(datasets.Names(), ", "))
+		}
+	}
+	known := experiments.Methods()
+	for _, m := range methods {
+		if !slices.Contains(known, m) {
+			return usageErrorf("-methods: unknown method %q (have %s)", m, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
 func runReproduce(args []string) error {
 	fs := newFlagSet("reproduce", "table2|table3|refine|depth [flags]")
 	dsFlag := fs.String("datasets", "", "comma-separated datasets (default: the table's)")
@@ -116,6 +135,9 @@ func runReproduce(args []string) error {
 	}
 	if *mFlag != "" {
 		spec.Methods = strings.Split(*mFlag, ",")
+	}
+	if err := checkNameFlags("datasets", spec.Datasets, spec.Methods); err != nil {
+		return err
 	}
 	spec.ResultsPath = filepath.Join(resultsDir(), table+".json")
 	if *quick {

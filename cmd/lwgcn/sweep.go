@@ -111,6 +111,13 @@ func runSweep(args []string) error {
 			return usageErrorf("-degrees %q: %g is not > 0 (a graph without edges has no homophily)", *degrees, d)
 		}
 	}
+	var bases []string
+	if spec.Base != experiments.BaseCSBM {
+		bases = []string{spec.Base}
+	}
+	if err := checkNameFlags("base", bases, spec.Methods); err != nil {
+		return err
+	}
 	spec.Override.Epochs = *epochs
 	if *quick {
 		spec.Hs, spec.Degrees, spec.MaxRuns, spec.Override.Epochs, spec.Tag = []float64{0, 0.2, 0.5, 0.9}, []float64{10}, 2, 60, "quick"

@@ -102,6 +102,13 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 	if len(spec.Methods) == 0 {
 		spec.Methods = SweepMethods
 	}
+	var bases []string
+	if spec.Base != BaseCSBM {
+		bases = []string{spec.Base}
+	}
+	if err := checkNames(bases, spec.Methods); err != nil {
+		return nil, err
+	}
 	for _, h := range spec.Hs {
 		if !(h >= 0 && h <= 1) {
 			return nil, fmt.Errorf("experiments: sweep homophily %v outside [0, 1]", h)

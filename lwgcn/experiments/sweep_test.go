@@ -2,7 +2,9 @@ package experiments
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
@@ -80,5 +82,31 @@ func TestSweepRejectsPointsWithoutHomophily(t *testing.T) {
 		if err == nil || err.Error() != c.want {
 			t.Errorf("h %v, degrees %v: error %v, want %q", c.hs, c.degrees, err, c.want)
 		}
+	}
+}
+
+// Unknown datasets and methods stop a run before anything trains or is
+// written.
+func TestUnknownNamesFailFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	for _, c := range []struct {
+		ds, methods []string
+		want        string
+	}{
+		{[]string{"texas", "texsa"}, []string{"gcn"}, `experiments: unknown dataset "texsa" (known: `},
+		{[]string{"texas"}, []string{"gcn", ""}, `experiments: unknown method "" (have `},
+		{[]string{"texas"}, []string{"gcn", "gnc"}, `experiments: unknown method "gnc" (have `},
+	} {
+		_, err := Run(context.Background(), nil, backend.Info{}, Spec{Experiment: "x", ResultsPath: path, Datasets: c.ds, Methods: c.methods})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v %v: error %v, want %q...", c.ds, c.methods, err, c.want)
+		}
+	}
+	_, err := SweepHomophily(context.Background(), nil, backend.Info{}, SweepSpec{Base: "chamelon", ResultsPath: path})
+	if err == nil || !strings.HasPrefix(err.Error(), `experiments: unknown dataset "chamelon"`) {
+		t.Errorf("sweep base: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("results file written: %v", err)
 	}
 }

@@ -354,6 +354,9 @@ func (t *Trainer) RunOne(ctx context.Context, r Run) (*RunResult, error) {
 }
 
 func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, error) {
+	if err := t.checkSplit(r.Split); err != nil {
+		return nil, err
+	}
 	er, err := t.PrepareRun(r)
 	if err != nil {
 		return nil, err
@@ -462,6 +465,26 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 	return rr, nil
 }
 
+// checkSplit requires training, validation and test nodes in a run's split:
+// without validation nodes there is no epoch selection, without test nodes
+// the reported accuracy would be a meaningless 0. (PrepareRun alone, for
+// benchmarks and tests of single steps, accepts any split.)
+func (t *Trainer) checkSplit(k int) error {
+	splits := t.graph.Splits()
+	if k < 0 || k >= len(splits) {
+		return fmt.Errorf("train: split %d out of range: graph %q has %d splits", k, t.graph.Name(), len(splits))
+	}
+	for _, part := range []struct {
+		name  string
+		nodes []int32
+	}{{"training", splits[k].Train}, {"validation", splits[k].Val}, {"test", splits[k].Test}} {
+		if len(part.nodes) == 0 {
+			return fmt.Errorf("train: split %d of graph %q has no %s nodes", k, t.graph.Name(), part.name)
+		}
+	}
+	return nil
+}
+
 // snapshotWeights copies the model weights into rr.Weights.
 func (t *Trainer) snapshotWeights(rr *RunResult) error {
 	for _, w := range rr.Weights {
@@ -515,16 +538,6 @@ func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
 	splits := t.graph.Splits()
 	if r.Split < 0 || r.Split >= len(splits) {
 		return nil, fmt.Errorf("train: split %d out of range: graph %q has %d splits", r.Split, t.graph.Name(), len(splits))
-	}
-	for _, part := range []struct {
-		name  string
-		nodes []int32
-	}{{"training", splits[r.Split].Train}, {"validation", splits[r.Split].Val}, {"test", splits[r.Split].Test}} {
-		// No validation nodes: no epoch selection; no test nodes: an
-		// accuracy of 0 that means nothing.
-		if len(part.nodes) == 0 {
-			return nil, fmt.Errorf("train: split %d of graph %q has no %s nodes", r.Split, t.graph.Name(), part.name)
-		}
 	}
 	in := t.base.Clone()
 	if err := nn.SetSplitMasks(in, t.graph, splits[r.Split]); err != nil {
