@@ -31,6 +31,10 @@ import (
 //	splits    node,split1,split2,...           each column one split: train,
 //	                                           val (valid, validation, dev), test,
 //	                                           or -, none, unused, empty: in none
+//
+// A last line without a newline is read (hand-written files often lack it),
+// unlike the published dataset files, which end with one. Integer labels are
+// class numbers when dense, else numbered by distinct value (labelClasses).
 
 // HeaderMode says whether the first line of each file is a header.
 type HeaderMode int
