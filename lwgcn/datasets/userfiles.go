@@ -34,7 +34,9 @@ import (
 //
 // A last line without a newline is read (hand-written files often lack it),
 // unlike the published dataset files, which end with one. Integer labels are
-// class numbers when dense, else numbered by distinct value (labelClasses).
+// the class numbers when at least half of 0..L (L the largest) occur, else
+// the distinct values are numbered in increasing order, so a stray huge label
+// makes one class; UserGraph.ClassNames maps class numbers back to labels.
 
 // HeaderMode says whether the first line of each file is a header.
 type HeaderMode int
