@@ -57,6 +57,24 @@ func TestMeanAggregateMomentsRejectsBadInput(t *testing.T) {
 	}
 }
 
+func TestLabelWiseClassMomentsRejectsBadInput(t *testing.T) {
+	for _, c := range []struct {
+		mu, sigma, p float64
+		d            int
+		want         string
+	}{
+		{1, math.Inf(1), 0.5, 3, "sigma = +Inf, need a finite sigma >= 0"},
+		{1, -1, 0.5, 3, "sigma = -1, need a finite sigma >= 0"},
+		{math.NaN(), 1, 0.5, 3, "mu = NaN is not finite"},
+		{1, 1, 1.5, 3, "p = 1.5, need 0 <= p <= 1"},
+		{1, 1, 0.5, 0, "d = 0, need > 0"},
+	} {
+		if _, err := LabelWiseClassMoments(c.mu, c.sigma, c.p, c.d); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want %q", c, err, c.want)
+		}
+	}
+}
+
 // sigma = 0 and equal means: no gap and no variance. GCN and
 // GCNAtUniformMixing agree on ratio 0 (GCNAtUniformMixing returned NaN and
 // then called the identical classes discriminable).

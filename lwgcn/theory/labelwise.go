@@ -59,8 +59,11 @@ func LabelWiseClassMoments(mu, sigma, p float64, d int) (LabelWiseMoments, error
 	if !(p >= 0 && p <= 1) {
 		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: p = %v, need 0 <= p <= 1", p)
 	}
-	if !(sigma >= 0) {
-		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: sigma = %v, need >= 0", sigma)
+	if !(sigma >= 0) || math.IsInf(sigma, 0) {
+		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: sigma = %v, need a finite sigma >= 0", sigma)
+	}
+	if math.IsNaN(mu) || math.IsInf(mu, 0) {
+		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: mu = %v is not finite", mu)
 	}
 	m := LabelWiseMoments{Prob: p, Degree: d, ExpectedCount: float64(d) * p}
 	m.ProbEmpty = math.Pow(1-p, float64(d))
