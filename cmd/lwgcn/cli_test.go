@@ -115,6 +115,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"sweep", "-base", "chamelon"}, 2, `-base: unknown dataset "chamelon"`},
 		{[]string{"grid", "-datasets", "texas", "-epochs", "-1"}, 2, "-epochs -1: must be >= 1"},
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},
+		{[]string{"train", "-dataset", "texas", "-model", "gcn", "-variant", "dense"}, 2, "-variant: an LW-GCN setting; -model gcn does not have it"},
+		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: a baseline setting; -model lwgcn does not have it"},
 	} {
 		status, _, stderr := runLwgcn(t, c.args...)
 		out := stderr

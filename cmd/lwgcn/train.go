@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,6 +29,12 @@ var lwgcnVariants = map[string]func(lwgcn.Config) lwgcn.Config{
 	"lwgcn": func(c lwgcn.Config) lwgcn.Config { return c }, "lwgcn-g": lwgcn.Config.WithoutSelection,
 	"lwgcn-p": lwgcn.Config.WithGCNPseudoLabels, "lwgcn-gcn": lwgcn.Config.WithGCNBackbone,
 }
+
+// Flags of one kind of model only (train rejects them for the other kind).
+var (
+	lwgcnOnlyFlags    = map[string]bool{"variant": true, "refine": true, "gcnii-layers": true}
+	baselineOnlyFlags = map[string]bool{"heads": true, "checkpoint": true}
+)
 
 // splitOutcome is one trained split, whatever the model.
 type splitOutcome struct {
@@ -77,6 +85,16 @@ func runTrain(args []string) error {
 	}
 	if *refine < 0 {
 		return usageErrorf("-refine %d: must be >= 0", *refine)
+	}
+	// A flag the chosen model has no use for is an error, not ignored.
+	_, isLWGCN := lwgcnVariants[*modelName]
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		switch {
+		case !isLWGCN && lwgcnOnlyFlags[name]:
+			return usageErrorf("-%s: an LW-GCN setting; -model %s does not have it", name, *modelName)
+		case isLWGCN && baselineOnlyFlags[name]:
+			return usageErrorf("-%s: a baseline setting; -model %s does not have it", name, *modelName)
+		}
 	}
 
 	s, err := newSession(*quiet)
