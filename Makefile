@@ -22,7 +22,7 @@ endif
 FUZZTIME ?= 10s
 BIN := bin
 
-.PHONY: all build report test unit fuzz-smoke vet datasets-doc clean
+.PHONY: all build report test unit fuzz-smoke vet tidy-check datasets-doc clean
 
 all: build
 
@@ -33,13 +33,19 @@ report: notebooks
 build:
 	$(GO) build -o $(BIN)/lwgcn ./cmd/lwgcn
 
-# The README's test command: vet, unit tests, a short run of every fuzz target, the
-# Jupyter side (kernel install, notebook runner, kernel protocol), every
-# notebook in quick mode and the browser tests (headless chromium).
-test: vet unit fuzz-smoke kernel-test notebooks-test browser-test
+# The README's test command: vet, go.mod tidiness, unit tests, a short run of every
+# fuzz target, the Jupyter side (kernel install, notebook runner, kernel protocol),
+# every notebook in quick mode and the browser tests (headless chromium).
+test: vet tidy-check unit fuzz-smoke kernel-test notebooks-test browser-test
 
 vet:
 	$(GO) vet ./...
+
+# go.mod and go.sum must be what `go mod tidy` makes them: -diff prints the
+# change it would make and fails, touching nothing (needs the module proxy,
+# not GitHub).
+tidy-check:
+	$(GO) mod tidy -diff
 
 unit:
 	$(GO) test -count=1 -timeout 30m ./...

@@ -41,15 +41,22 @@ func runDatasets(args []string) error {
 	}
 	opts := data.options()
 	names := fs.Args()
+	// damaged: datasets whose local files are present with the wrong size;
+	// they are rows (errors), never silently left out.
+	damaged := map[string]string{}
 	if len(names) == 0 {
-		if *all {
-			names = datasets.Names()
-		} else {
-			avail, err := datasets.Available(opts...)
-			if err != nil {
-				return err
+		local, err := datasets.Survey(opts...)
+		if err != nil {
+			return err
+		}
+		for _, l := range local {
+			switch {
+			case *all || l.Complete:
+				names = append(names, l.Name)
+			case l.Damaged():
+				names = append(names, l.Name)
+				damaged[l.Name] = l.Problem
 			}
-			names = avail
 		}
 	}
 	if len(names) == 0 {
@@ -57,11 +64,29 @@ func runDatasets(args []string) error {
 	}
 	ctx := context.Background()
 	var rows []datasetRow
+	var failed []string
 	for _, name := range names {
-		fmt.Fprintf(os.Stderr, "loading %s ...\n", name)
-		rows = append(rows, describeDataset(ctx, name, opts))
+		var row datasetRow
+		if problem, ok := damaged[name]; ok {
+			row = datasetRow{name: name, err: fmt.Errorf("damaged local file: %s", problem)}
+		} else {
+			fmt.Fprintf(os.Stderr, "loading %s ...\n", name)
+			row = describeDataset(ctx, name, opts)
+		}
+		if row.err != nil {
+			failed = append(failed, name)
+		}
+		rows = append(rows, row)
 	}
 	printDatasetTable(os.Stdout, rows)
+	if len(failed) > 0 {
+		err := fmt.Errorf("%d of %d datasets failed (%s)", len(failed), len(rows), strings.Join(failed, ", "))
+		if *doc != "" {
+			// docs/DATASETS.md is committed: it is not rewritten with error rows.
+			err = fmt.Errorf("%w; %s not written", err, *doc)
+		}
+		return err
+	}
 	if *doc != "" {
 		if err := results.WriteFileAtomic(*doc, []byte(datasetsMarkdown(rows))); err != nil {
 			return err
@@ -122,9 +147,18 @@ func printDatasetTable(w *os.File, rows []datasetRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, strings.Join(datasetColumns, "\t")+"\t")
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r.cells(), "\t")+"\t")
+		cells := r.cells()
+		if r.err != nil {
+			cells = []string{r.name, "error"} // the reason below: a long cell would widen a column
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	tw.Flush()
+	for _, r := range rows {
+		if r.err != nil {
+			fmt.Fprintf(w, "%s: error: %v\n", r.name, r.err)
+		}
+	}
 	for _, r := range rows {
 		for k, err := range r.undirected.Undefined {
 			fmt.Fprintf(w, "%s: %s undefined: %v\n", r.name, k, err)

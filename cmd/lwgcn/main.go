@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,8 +20,8 @@ import (
 type command struct {
 	name    string
 	summary string
-	// run parses args (after the command name) and runs; usage errors should
-	// be returned as errUsage-wrapped errors.
+	// run parses args (after the command name) and runs; command-line
+	// errors found before any work should be usageErrors (exit status 2).
 	run func(args []string) error
 }
 
@@ -33,15 +34,42 @@ func register(c command) {
 	commands[c.name] = c
 }
 
+// Exit statuses (documented in `lwgcn help`).
+const (
+	exitFailure = 1 // the command ran and failed
+	exitUsage   = 2 // the command line was rejected: unknown command or flag, bad flag value
+)
+
+// usageError is a command-line error: main exits with exitUsage.
+type usageError struct{ error }
+
+// usageErrorf returns a usageError.
+func usageErrorf(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// usageShown records that a flag set printed its usage: the flag package
+// does so for an unknown flag or a malformed value, and commands do before
+// returning a missing-flag error, so main exits with exitUsage then.
+var usageShown bool
+
 // newFlagSet returns a flag set that prints usage for the command to stderr.
 func newFlagSet(name, usage string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	fs.Usage = func() {
+		usageShown = true
 		fmt.Fprintf(os.Stderr, "usage: lwgcn %s %s\n\nflags:\n", name, usage)
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// exitStatus is the status main exits with after a command's error.
+func exitStatus(err error) int {
+	var u usageError
+	if errors.As(err, &u) || usageShown {
+		return exitUsage
+	}
+	return exitFailure
 }
 
 // startup prints the line every command starts with: what runs and how it
@@ -64,6 +92,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun `lwgcn <command> -h` for a command's flags.")
+	fmt.Fprintln(w, "Exit status: 0 success, 1 the command failed, 2 the command line was rejected (unknown command or\n"+
+		"flag, malformed or out-of-range flag value, missing required flag).")
 }
 
 func main() {
@@ -75,7 +105,7 @@ func main() {
 	if !ok {
 		fmt.Fprintf(os.Stderr, "lwgcn: unknown command %q\n\n", os.Args[1])
 		usage(os.Stderr)
-		os.Exit(2)
+		os.Exit(exitUsage)
 	}
 	startup(os.Stderr)
 	if err := c.run(os.Args[2:]); err != nil {
@@ -87,6 +117,6 @@ func main() {
 			msg = "lwgcn " + c.name + ": " + msg
 		}
 		fmt.Fprintln(os.Stderr, msg)
-		os.Exit(1)
+		os.Exit(exitStatus(err))
 	}
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 )
 
@@ -50,13 +53,45 @@ func resultsDir() string {
 	return "results"
 }
 
+// checkRunFlags checks the -epochs and -max-runs flags reproduce, grid and
+// sweep share: -epochs, when given, must be >= 1 (left out, each method keeps
+// its reference) and -max-runs >= 0 (0: every run).
+func checkRunFlags(fs *flag.FlagSet, epochs, maxRuns int) error {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "epochs" })
+	if given && epochs < 1 {
+		return usageErrorf("-epochs %d: must be >= 1 (leave it out for each method's reference)", epochs)
+	}
+	if maxRuns < 0 {
+		return usageErrorf("-max-runs %d: must be >= 0 (0: every run)", maxRuns)
+	}
+	return nil
+}
+
+// checkNameFlags rejects unknown names in the dataset flag (dsFlag) and -methods before any
+// work (exit status 2).
+func checkNameFlags(dsFlag string, dsNames, methods []string) error {
+	for _, d := range dsNames {
+		if _, ok := datasets.Lookup(d); !ok {
+			return usageErrorf("-%s: unknown dataset %q (known: %s)", dsFlag, d, strings.Join(datasets.Names(), ", "))
+		}
+	}
+	known := experiments.Methods()
+	for _, m := range methods {
+		if !slices.Contains(known, m) {
+			return usageErrorf("-methods: unknown method %q (have %s)", m, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
 func runReproduce(args []string) error {
 	fs := newFlagSet("reproduce", "table2|table3|refine|depth [flags]")
 	dsFlag := fs.String("datasets", "", "comma-separated datasets (default: the table's)")
 	mFlag := fs.String("methods", "", "comma-separated methods (default: the table's; see -list)")
 	quick := fs.Bool("quick", false, "quick mode: 40 epochs, 2 runs per dataset, into results/quick/")
-	epochs := fs.Int("epochs", 0, "override the epochs of every method")
-	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset")
+	epochs := fs.Int("epochs", 0, "override the epochs of every method, >= 1 (default: each method's reference; -quick: 40)")
+	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset (default: all)")
 	out := fs.String("results", "", "results file (default results/<table>.json)")
 	data := addDataFlags(fs)
 	list := fs.Bool("list", false, "list the tables and methods and exit")
@@ -72,7 +107,10 @@ func runReproduce(args []string) error {
 	if table == "" && fs.NArg() == 1 {
 		table = fs.Arg(0)
 	} else if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	if err := checkRunFlags(fs, *epochs, *maxRuns); err != nil {
+		return err
 	}
 	if *list {
 		for name, r := range reproductions {
@@ -84,11 +122,11 @@ func runReproduce(args []string) error {
 	}
 	if table == "" {
 		fs.Usage()
-		return fmt.Errorf("name one table: table2, table3, refine or depth")
+		return usageErrorf("name one table: table2, table3, refine or depth")
 	}
 	def, ok := reproductions[table]
 	if !ok {
-		return fmt.Errorf("unknown table %q (want table2, table3, refine or depth)", table)
+		return usageErrorf("unknown table %q (want table2, table3, refine or depth)", table)
 	}
 	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
 		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns}
@@ -97,6 +135,9 @@ func runReproduce(args []string) error {
 	}
 	if *mFlag != "" {
 		spec.Methods = strings.Split(*mFlag, ",")
+	}
+	if err := checkNameFlags("datasets", spec.Datasets, spec.Methods); err != nil {
+		return err
 	}
 	spec.ResultsPath = filepath.Join(resultsDir(), table+".json")
 	if *quick {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -19,13 +20,13 @@ func parseFloats(flagName, s string) ([]float64, error) {
 		var v [3]float64
 		for i, p := range parts {
 			f, err := strconv.ParseFloat(p, 64)
-			if err != nil {
-				return nil, fmt.Errorf("-%s %q: %q is not a number", flagName, s, p)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, usageErrorf("-%s %q: %q is not a finite number", flagName, s, p)
 			}
 			v[i] = f
 		}
 		if v[2] <= 0 || v[1] < v[0] {
-			return nil, fmt.Errorf("-%s %q: want start:stop:step with step > 0", flagName, s)
+			return nil, usageErrorf("-%s %q: want start:stop:step with step > 0", flagName, s)
 		}
 		var out []float64
 		for x := v[0]; x <= v[1]+1e-9; x += v[2] {
@@ -36,38 +37,85 @@ func parseFloats(flagName, s string) ([]float64, error) {
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
 		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, fmt.Errorf("-%s %q: %q is not a number", flagName, s, p)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, usageErrorf("-%s %q: %q is not a finite number", flagName, s, p)
 		}
 		out = append(out, f)
 	}
 	return out, nil
 }
 
+// homophilyWasH catches the homophily flag's old name: -h is help now, and
+// "-h 0.5" would otherwise print help and exit 0 without sweeping anything.
+func homophilyWasH(args []string) error {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "h" {
+			continue
+		}
+		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			value, hasValue = args[i+1], true
+		}
+		if hasValue {
+			return usageErrorf("-h %s: -h is help; the homophily values are set with -homophily %s", value, value)
+		}
+	}
+	return nil
+}
+
 func runSweep(args []string) error {
 	fs := newFlagSet("sweep", "[flags]")
 	base := fs.String("base", "chameleon", `base graph: a dataset for the paper's Algorithm 2 (chameleon, squirrel, crocodile, ...) or "csbm"`)
-	hs := fs.String("h", "0:0.9:0.1", `homophily values: "start:stop:step" or a list`)
-	degrees := fs.String("degrees", "5,10,20", "average degrees")
+	hs := fs.String("homophily", "0:0.9:0.1", `homophily values in [0, 1]: "start:stop:step" or a list`)
+	degrees := fs.String("degrees", "5,10,20", "average degrees (> 0)")
 	methods := fs.String("methods", strings.Join(experiments.SweepMethods, ","), "methods")
-	epochs := fs.Int("epochs", 0, "override the epochs (0: each method's reference)")
+	epochs := fs.Int("epochs", 0, "override the epochs, >= 1 (default: each method's reference)")
 	maxRuns := fs.Int("max-runs", 0, "run only the first N splits at each point (0: all 10)")
 	seed := fs.Uint64("seed", 1, "graph generator seed")
 	quick := fs.Bool("quick", false, "quick mode: h 0,0.2,0.5,0.9, degree 10, 2 splits, 60 epochs, into results/quick/")
 	out := fs.String("results", "", "results file (default results/sweep.json)")
 	data := addDataFlags(fs)
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
+	if err := homophilyWasH(args); err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageErrorf("unexpected arguments %q", fs.Args())
+	}
+	if err := checkRunFlags(fs, *epochs, *maxRuns); err != nil {
 		return err
 	}
 	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns,
 		DatasetOptions: data.options(), Log: func(s string) { fmt.Println(s) },
 		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
 	var err error
-	if spec.Hs, err = parseFloats("h", *hs); err != nil {
+	if spec.Hs, err = parseFloats("homophily", *hs); err != nil {
 		return err
 	}
+	for _, h := range spec.Hs {
+		if h < 0 || h > 1 {
+			return usageErrorf("-homophily %q: %g is outside [0, 1]", *hs, h)
+		}
+	}
 	if spec.Degrees, err = parseFloats("degrees", *degrees); err != nil {
+		return err
+	}
+	for _, d := range spec.Degrees {
+		if d <= 0 {
+			return usageErrorf("-degrees %q: %g is not > 0 (a graph without edges has no homophily)", *degrees, d)
+		}
+	}
+	var bases []string
+	if spec.Base != experiments.BaseCSBM {
+		bases = []string{spec.Base}
+	}
+	if err := checkNameFlags("base", bases, spec.Methods); err != nil {
 		return err
 	}
 	spec.Override.Epochs = *epochs

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +30,12 @@ var lwgcnVariants = map[string]func(lwgcn.Config) lwgcn.Config{
 	"lwgcn-p": lwgcn.Config.WithGCNPseudoLabels, "lwgcn-gcn": lwgcn.Config.WithGCNBackbone,
 }
 
+// Flags of one kind of model only (train rejects them for the other kind).
+var (
+	lwgcnOnlyFlags    = map[string]bool{"variant": true, "refine": true, "gcnii-layers": true}
+	baselineOnlyFlags = map[string]bool{"heads": true, "checkpoint": true}
+)
+
 // splitOutcome is one trained split, whatever the model.
 type splitOutcome struct {
 	split                     int
@@ -44,16 +52,16 @@ func runTrain(args []string) error {
 	splitsFlag := fs.String("splits", "all", `splits to run: "all", "0-9", "0,3,5"`)
 	seed := fs.Int64("seed", 15, "seed for every split (weights, dropout)")
 	seedsFlag := fs.String("seeds", "", `several seeds per split, e.g. "10,11,12" (overrides -seed)`)
-	epochs := fs.Int("epochs", 0, "epochs per run (0: the model's reference, 400)")
-	hidden := fs.Int("hidden", 0, "hidden units (0: reference)")
-	layers := fs.Int("layers", 0, "layers (GCNII depth; LW-GCN: label-wise layers of f_C)")
-	heads := fs.Int("heads", 0, "GAT heads")
-	lr := fs.Float64("lr", 0, "Adam learning rate (0: reference)")
-	wd := fs.Float64("wd", -1, "Adam weight decay, PyTorch's coupled L2 (-1: reference)")
-	dropout := fs.Float64("dropout", -1, "dropout rate (-1: reference)")
-	alpha := fs.Float64("alpha", 0, "GCNII alpha (0: reference)")
-	lambda := fs.Float64("lambda", 0, "GCNII lambda (0: reference)")
-	gcniiLayers := fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII)")
+	epochs := fs.Int("epochs", 0, "epochs per run, >= 1 (default: the model's reference, e.g. 400)")
+	hidden := fs.Int("hidden", 0, "hidden units (default: the model's reference)")
+	layers := fs.Int("layers", 0, "layers (GCNII depth; LW-GCN: label-wise layers of f_C; default: the reference)")
+	heads := fs.Int("heads", 0, "GAT heads (default: the reference)")
+	lr := fs.Float64("lr", 0, "Adam learning rate (default: the reference)")
+	wd := fs.Float64("wd", 0, "Adam weight decay, PyTorch's coupled L2 (default: the reference)")
+	dropout := fs.Float64("dropout", 0, "dropout rate in [0, 1) (default: the reference)")
+	alpha := fs.Float64("alpha", 0, "GCNII alpha (default: the reference)")
+	lambda := fs.Float64("lambda", 0, "GCNII lambda (default: the reference)")
+	gcniiLayers := fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII; default: the reference)")
 	variant := fs.String("variant", "", "LW-GCN: f_C architecture, dense or small (default: the dataset's)")
 	refine := fs.Int("refine", 0, "LW-GCN: pseudo-label refinement rounds (beyond the paper)")
 	data := addDataFlags(fs)
@@ -68,8 +76,26 @@ func runTrain(args []string) error {
 		fs.Usage()
 		return errors.New("-dataset is required")
 	}
+	// A flag given is taken as it is, and the model's validation names it
+	// when out of range; a flag left out keeps the reference.
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["epochs"] && *epochs < 1 {
+		return usageErrorf("-epochs %d: must be >= 1 (leave it out for the model's reference)", *epochs)
+	}
+	if *refine < 0 {
+		return usageErrorf("-refine %d: must be >= 0", *refine)
+	}
+	// A flag the chosen model has no use for is an error, not ignored.
+	_, isLWGCN := lwgcnVariants[*modelName]
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		switch {
+		case !isLWGCN && lwgcnOnlyFlags[name]:
+			return usageErrorf("-%s: an LW-GCN setting; -model %s does not have it", name, *modelName)
+		case isLWGCN && baselineOnlyFlags[name]:
+			return usageErrorf("-%s: a baseline setting; -model %s does not have it", name, *modelName)
+		}
+	}
 
 	s, err := newSession(*quiet)
 	if err != nil {
@@ -86,9 +112,9 @@ func runTrain(args []string) error {
 	case "yes":
 		g = g.RowNormalizeFeatures()
 	case "no":
-		return fmt.Errorf("-row-normalize no: reload without the standard preprocessing is not supported; use auto or yes")
+		return usageErrorf("-row-normalize no: reload without the standard preprocessing is not supported; use auto or yes")
 	default:
-		return fmt.Errorf(`-row-normalize %q: want "auto" or "yes"`, *rowNorm)
+		return usageErrorf(`-row-normalize %q: want "auto" or "yes"`, *rowNorm)
 	}
 	splits, err := parseSplits(*splitsFlag, len(g.Splits()))
 	if err != nil {
@@ -137,6 +163,9 @@ func runTrain(args []string) error {
 			}
 		}
 		cfg.RefineRounds = *refine
+		if err := cfg.Validate(); err != nil {
+			return usageError{err} // a flag out of range
+		}
 		r, err := lwgcn.NewRunner(b, info, g, cfg, progress)
 		if err != nil {
 			return err
@@ -163,12 +192,12 @@ func runTrain(args []string) error {
 	} else {
 		e, ok := zoo.Lookup(*modelName)
 		if !ok {
-			return fmt.Errorf("-model %q: unknown (LW-GCN variants: lwgcn, lwgcn-g, lwgcn-p, lwgcn-gcn; baselines: %s)",
+			return usageErrorf("-model %q: unknown (LW-GCN variants: lwgcn, lwgcn-g, lwgcn-p, lwgcn-gcn; baselines: %s)",
 				*modelName, strings.Join(zoo.Names(), ", "))
 		}
 		h := e.Defaults(*dataset)
 		if set["epochs"] {
-			h.Epochs = *epochs
+			h = e.WithEpochs(h, *epochs) // scales epoch-counting extras (BM-GCN's MLP epochs)
 		}
 		if set["hidden"] {
 			h.Hidden = *hidden
@@ -193,6 +222,13 @@ func runTrain(args []string) error {
 		}
 		if set["lambda"] {
 			h.Lambda = *lambda
+		}
+		// Settings out of range come from the flags: a usage error.
+		if err := h.Validate(); err != nil {
+			return usageErrorf("zoo: %s: %w", e.Name, err)
+		}
+		if _, _, err := e.Build(h); err != nil {
+			return usageErrorf("zoo: %s: %w", e.Name, err)
 		}
 		t, err := zoo.NewTrainer(b, info, g, e.Name, h, progress, func(c *train.Config) {
 			c.CheckpointDir, c.CheckpointEvery = *checkpoint, 50
@@ -281,16 +317,16 @@ func parseSplits(s string, n int) ([]int, error) {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.Atoi(lo)
 		if err != nil {
-			return nil, fmt.Errorf("-splits %q: %q is not a split number", s, lo)
+			return nil, usageErrorf("-splits %q: %q is not a split number", s, lo)
 		}
 		b := a
 		if isRange {
 			if b, err = strconv.Atoi(hi); err != nil {
-				return nil, fmt.Errorf("-splits %q: %q is not a split number", s, hi)
+				return nil, usageErrorf("-splits %q: %q is not a split number", s, hi)
 			}
 		}
 		if a < 0 || b >= n || a > b {
-			return nil, fmt.Errorf("-splits %q: %q outside the dataset's splits 0-%d", s, part, n-1)
+			return nil, usageErrorf("-splits %q: %q outside the dataset's splits 0-%d", s, part, n-1)
 		}
 		for i := a; i <= b; i++ {
 			out = append(out, i)
@@ -304,7 +340,7 @@ func parseSeeds(s string) ([]int64, error) {
 	for _, part := range strings.Split(s, ",") {
 		v, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("-seeds %q: %q is not an integer", s, part)
+			return nil, usageErrorf("-seeds %q: %q is not an integer", s, part)
 		}
 		out = append(out, v)
 	}

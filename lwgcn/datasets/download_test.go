@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -299,5 +300,39 @@ func TestAvailable(t *testing.T) {
 	got, _ = datasets.Available(datasets.WithMirror(""), datasets.WithCacheDir(cache))
 	if !slices.Equal(got, []string{"texas"}) {
 		t.Errorf("cache holding texas: %v", got)
+	}
+}
+
+// A mirror file of the wrong size (truncated, empty, appended) makes its
+// dataset damaged with the reason, where Available used to drop it silently.
+func TestSurveyReportsWrongSizes(t *testing.T) {
+	shared := sharedDir(t)
+	full, err := os.ReadFile(filepath.Join(shared, texasEdges))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string][]byte{"truncated": full[:100], "empty": {}, "appended": append(slices.Clone(full), '\n')} {
+		mirror := copyFiles(t, shared, texasFiles...)
+		writeFile(t, filepath.Join(mirror, texasEdges), content)
+		local, err := datasets.Survey(datasets.WithMirror(mirror), datasets.WithCacheDir(t.TempDir()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texas datasets.LocalStatus
+		for _, l := range local {
+			if l.Name == "texas" {
+				texas = l
+			} else if l.Complete || l.Damaged() {
+				t.Errorf("%s: %s reported %+v with only texas's files", name, l.Name, l)
+			}
+		}
+		want := fmt.Sprintf("%s has %d bytes, want %d (truncated, empty or appended?)", filepath.Join(mirror, texasEdges),
+			len(content), len(full))
+		if texas.Complete || texas.Problem != want {
+			t.Errorf("%s: texas %+v, want problem %q", name, texas, want)
+		}
+		if got, _ := datasets.Available(datasets.WithMirror(mirror), datasets.WithCacheDir(t.TempDir())); len(got) != 0 {
+			t.Errorf("%s: available %v", name, got)
+		}
 	}
 }

@@ -31,8 +31,9 @@ func TestReadGeomGCNFeatures(t *testing.T) {
 	if f.At(0, 0) != 1 || f.At(0, 2) != 1 || f.At(1, 1) != 2.5 || f.At(2, 1) != 0 {
 		t.Errorf("features %v", f.ToDense().Data())
 	}
-	// CRLF line ends and no final newline are accepted.
-	crlf := strings.ReplaceAll(strings.TrimSuffix(texasLike, "\n"), "\n", "\r\n")
+	// CRLF line ends are accepted (a missing final newline is not:
+	// TestLoadGeomGCNRejectsCutFiles).
+	crlf := strings.ReplaceAll(texasLike, "\n", "\r\n")
 	if _, l2, err := datasets.ReadGeomGCNFeatures(strings.NewReader(crlf), "f.txt", 3); err != nil || !slices.Equal(l2, labels) {
 		t.Errorf("CRLF: %v %v", l2, err)
 	}
@@ -448,5 +449,39 @@ func TestArxivErrors(t *testing.T) {
 	}
 	if _, err := zip.OpenReader(zp); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A file cut mid-line used to load: the cut last row "1\t1" of "1\t12" parsed
+// as an edge to node 1. The canonical files end with a newline, so a last
+// line without one is an error naming the file and line.
+func TestLoadGeomGCNRejectsCutFiles(t *testing.T) {
+	eh := "node_id\tnode_id\n"
+	src, _, err := datasets.ReadGeomGCNEdges(strings.NewReader(eh+"0\t1\n1\t2"), "e.txt", 13)
+	if err == nil || err.Error() != "e.txt:3: the last line has no newline: the file looks cut (truncated download or copy)" {
+		t.Errorf("edges cut mid-line: %v (rows %v)", err, src)
+	}
+	_, _, err = datasets.ReadGeomGCNFeatures(strings.NewReader(strings.TrimSuffix(texasLike, "\n")), "f.txt", 3)
+	if err == nil || !strings.Contains(err.Error(), "the last line has no newline") {
+		t.Errorf("features cut mid-line: %v", err)
+	}
+	// Through LoadGeomGCN, with files on disk.
+	dir := t.TempDir()
+	fp, ep := filepath.Join(dir, "out1_node_feature_label.txt"), filepath.Join(dir, "out1_graph_edges.txt")
+	if err := os.WriteFile(fp, []byte(texasLike), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ep, []byte(eh+"0\t1\n1\t2\n2\t1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = datasets.LoadGeomGCN("cut", fp, ep, nil, 3)
+	if err == nil || !strings.Contains(err.Error(), ep+":4: the last line has no newline") {
+		t.Errorf("LoadGeomGCN: %v", err)
+	}
+	if err := os.WriteFile(ep, []byte(eh+"0\t1\n1\t2\n2\t1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := datasets.LoadGeomGCN("whole", fp, ep, nil, 3); err != nil || g.NumEdges() != 3 {
+		t.Errorf("whole file: %v, %v", g, err)
 	}
 }

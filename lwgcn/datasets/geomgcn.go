@@ -23,12 +23,31 @@ type lineReader struct {
 	sc   *bufio.Scanner
 	name string
 	n    int
+	// terminated makes err report a last line without a newline: the
+	// canonical files end with one, so a file cut mid-line (whose last line
+	// may still parse, e.g. an edge to node 7 cut from 78) is an error.
+	terminated   bool
+	unterminated bool // the last line read had no newline
 }
 
 func newLineReader(r io.Reader, name string) *lineReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 1<<16), maxLineBytes)
-	return &lineReader{sc: sc, name: name}
+	l := &lineReader{name: name}
+	l.sc = bufio.NewScanner(r)
+	l.sc.Buffer(make([]byte, 0, 1<<16), maxLineBytes)
+	l.sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
+			l.unterminated = true
+		}
+		return bufio.ScanLines(data, atEOF)
+	})
+	return l
+}
+
+// newTerminatedLineReader is a lineReader for files that end with a newline.
+func newTerminatedLineReader(r io.Reader, name string) *lineReader {
+	l := newLineReader(r, name)
+	l.terminated = true
+	return l
 }
 
 func (l *lineReader) next() ([]byte, bool) {
@@ -45,6 +64,9 @@ func (l *lineReader) err() error {
 			return fmt.Errorf("%s:%d: line longer than %d bytes", l.name, l.n+1, maxLineBytes)
 		}
 		return fmt.Errorf("%s:%d: %w", l.name, l.n+1, err)
+	}
+	if l.terminated && l.unterminated {
+		return fmt.Errorf("%s:%d: the last line has no newline: the file looks cut (truncated download or copy)", l.name, l.n)
 	}
 	return nil
 }
@@ -89,9 +111,10 @@ func parseFloat32(b []byte) (float32, bool) {
 // gives the node (ids must be exactly 0..N-1, each once; in the published
 // files they are in order, so PyG's row order is the same). Features are kept
 // sparse (CSR, zeros dropped). Labels must lie in [0, numClasses) when
-// numClasses > 0. name is used in errors.
+// numClasses > 0. The file must end with a newline, as the published ones
+// do: a last line without one means a cut file. name is used in errors.
 func ReadGeomGCNFeatures(r io.Reader, name string, numClasses int) (*graph.Features, []int32, error) {
-	lr := newLineReader(r, name)
+	lr := newTerminatedLineReader(r, name)
 	if _, ok := lr.next(); !ok {
 		if err := lr.err(); err != nil {
 			return nil, nil, err
@@ -202,9 +225,10 @@ func clip(b []byte) string {
 // ReadGeomGCNEdges parses a Geom-GCN out1_graph_edges.txt: a header line
 // (skipped), then "src<TAB>dst" rows. Rows are returned as given: directed,
 // with duplicates and self loops kept. Every endpoint must be a node in
-// [0, numNodes).
+// [0, numNodes), and the file must end with a newline (a cut file's last row
+// may still parse, as an edge to the wrong node).
 func ReadGeomGCNEdges(r io.Reader, name string, numNodes int) (src, dst []int32, err error) {
-	lr := newLineReader(r, name)
+	lr := newTerminatedLineReader(r, name)
 	if _, ok := lr.next(); !ok {
 		if err := lr.err(); err != nil {
 			return nil, nil, err

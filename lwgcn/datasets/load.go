@@ -35,40 +35,79 @@ func Load(ctx context.Context, name string, opts ...Option) (*graph.Graph, error
 // Available returns, sorted, the datasets whose files (under the options) are
 // all present in the cache or in a local mirror directory, so that Load needs
 // no network. It downloads nothing and checks sizes of pinned files, not
-// checksums (Load verifies those).
+// checksums (Load verifies those). Survey also reports damaged datasets.
 func Available(opts ...Option) ([]string, error) {
+	local, err := Survey(opts...)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range local {
+		if l.Complete {
+			out = append(out, l.Name)
+		}
+	}
+	return out, nil
+}
+
+// LocalStatus is what Survey finds of one dataset's files.
+type LocalStatus struct {
+	Name string
+	// Complete: every file is present, pinned files at their size.
+	Complete bool
+	// Problem, when not complete, says what is wrong with a file that is
+	// present (its size differs from the pinned one: truncated, empty or
+	// appended); "" when the files are simply absent.
+	Problem string
+}
+
+// Damaged reports a dataset with a present but wrong file.
+func (l LocalStatus) Damaged() bool { return l.Problem != "" }
+
+// Survey returns, for every registered dataset in name order, whether its
+// files (under the options) are complete in the cache or a local mirror
+// directory, or present with the wrong size. It reads sizes only.
+func Survey(opts ...Option) ([]LocalStatus, error) {
 	cfg := newConfig(opts)
 	dir, err := cfg.resolveCacheDir()
 	if err != nil {
 		return nil, err
 	}
-	mdir, local := cfg.mirrorDir()
-	present := func(f File) bool {
-		roots := []string{dir}
-		if local {
-			roots = append(roots, mdir)
-		}
-		for _, root := range roots {
-			st, err := os.Stat(filepath.Join(root, filepath.FromSlash(f.CachePath())))
-			if err == nil && st.Mode().IsRegular() && (!f.Pinned() || st.Size() == f.Size) {
-				return true
-			}
-		}
-		return false
+	roots := []string{dir}
+	if mdir, local := cfg.mirrorDir(); local {
+		roots = append(roots, mdir)
 	}
-	var out []string
-	for _, name := range Names() {
-		d := registry[name]
-		ok := true
-		for _, f := range d.filesFor(cfg) {
-			if !present(f) {
-				ok = false
-				break
+	// check returns whether f is usable in some root, else the problem of a
+	// wrong copy ("" when there is none).
+	check := func(f File) (bool, string) {
+		problem := ""
+		for _, root := range roots {
+			p := filepath.Join(root, filepath.FromSlash(f.CachePath()))
+			st, err := os.Stat(p)
+			switch {
+			case err != nil:
+				continue
+			case !st.Mode().IsRegular():
+				problem = fmt.Sprintf("%s is not a regular file", p)
+			case f.Pinned() && st.Size() != f.Size:
+				problem = fmt.Sprintf("%s has %d bytes, want %d (truncated, empty or appended?)", p, st.Size(), f.Size)
+			default:
+				return true, ""
 			}
 		}
-		if ok {
-			out = append(out, name)
+		return false, problem
+	}
+	var out []LocalStatus
+	for _, name := range Names() {
+		st := LocalStatus{Name: name, Complete: true}
+		for _, f := range registry[name].filesFor(cfg) {
+			ok, problem := check(f)
+			st.Complete = st.Complete && ok
+			if problem != "" && st.Problem == "" {
+				st.Problem = problem
+			}
 		}
+		out = append(out, st)
 	}
 	return out, nil
 }

@@ -280,7 +280,7 @@ func planetoidEdges(obj any, fname string, n int) (src, dst []int32, err error) 
 
 // readIndexLines reads one integer per line (PyG's read_txt_array).
 func readIndexLines(r io.Reader, name string) ([]int64, error) {
-	lr := newLineReader(r, name)
+	lr := newTerminatedLineReader(r, name)
 	var out []int64
 	for {
 		line, ok := lr.next()

@@ -27,10 +27,16 @@ import (
 //	edges     source,target                    one directed edge per line
 //	features  node,v1,v2,...,vF                dense rows (every row F values)
 //	          node idx:val idx:val ...         or sparse rows (0-based indices)
-//	labels    node,label                       integers, or any strings (classes)
+//	labels    node,label                       integers (-1: unlabeled), or any strings
 //	splits    node,split1,split2,...           each column one split: train,
 //	                                           val (valid, validation, dev), test,
 //	                                           or -, none, unused, empty: in none
+//
+// A last line without a newline is read (hand-written files often lack it),
+// unlike the published dataset files, which end with one. Integer labels are
+// the class numbers when at least half of 0..L (L the largest) occur, else
+// the distinct values are numbered in increasing order, so a stray huge label
+// makes one class; UserGraph.ClassNames maps class numbers back to labels.
 
 // HeaderMode says whether the first line of each file is a header.
 type HeaderMode int
@@ -908,51 +914,23 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 			y[v] = graph.Unlabeled
 		}
 		lineOf := make(map[int32]int, len(labels))
-		intLabels := true
-		maxLabel := int64(-1)
-		for _, l := range labels {
-			x, err := strconv.ParseInt(l.label, 10, 32)
-			if err != nil || x < -1 {
-				intLabels = false
-				break
-			}
-			maxLabel = max(maxLabel, x)
+		classes, intLabels, note := labelClasses(labels)
+		ug.ClassNames = make([]string, len(classes))
+		classOf := make(map[string]int32, len(classes))
+		for c, k := range classes {
+			ug.ClassNames[c], classOf[k] = k, int32(c)
 		}
-		var classOf map[string]int32
 		if intLabels {
-			ug.ClassNames = make([]string, maxLabel+1)
-			for c := range ug.ClassNames {
-				ug.ClassNames[c] = strconv.Itoa(c)
-			}
-			ug.Notes = append(ug.Notes, fmt.Sprintf("%s: integer labels 0..%d (-1: unlabeled)", in.Labels.Name, maxLabel))
-		} else {
-			set := map[string]bool{}
-			for _, l := range labels {
-				set[l.label] = true
-			}
-			for s := range set {
-				ug.ClassNames = append(ug.ClassNames, s)
-			}
-			slices.Sort(ug.ClassNames)
-			classOf = map[string]int32{}
-			for c, s := range ug.ClassNames {
-				classOf[s] = int32(c)
-			}
-			ug.Notes = append(ug.Notes, fmt.Sprintf("%s: %d named classes, numbered in sorted order (%s)", in.Labels.Name,
-				len(ug.ClassNames), clipString(strings.Join(ug.ClassNames, ", "))))
+			classOf["-1"] = graph.Unlabeled
 		}
+		ug.Notes = append(ug.Notes, in.Labels.Name+": "+note)
 		for _, l := range labels {
 			v := node[l.id]
 			if first, dup := lineOf[v]; dup {
 				return nil, fmt.Errorf("%s:%d: node %q has a second label (first on line %d)", in.Labels.Name, l.line, clipString(ug.NodeIDs[v]), first)
 			}
 			lineOf[v] = l.line
-			if intLabels {
-				x, _ := strconv.ParseInt(l.label, 10, 32)
-				y[v] = int32(x)
-			} else {
-				y[v] = classOf[l.label]
-			}
+			y[v] = classOf[canonicalLabel(l.label, intLabels)]
 		}
 		spec.Labels, spec.NumClasses = y, len(ug.ClassNames)
 	}

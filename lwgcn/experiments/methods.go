@@ -207,7 +207,12 @@ type zooMethod struct {
 func newZooMethod(name string, env Env) (Method, error) {
 	e, _ := zoo.Lookup(name)
 	h := e.Defaults(env.Dataset)
-	env.Override.apply(&h.Epochs, &h.Hidden, &h.Layers, &h.WeightDecay)
+	o := env.Override
+	if o.Epochs > 0 {
+		// Through the entry, which scales its epoch-counting extras too.
+		h, o.Epochs = e.WithEpochs(h, o.Epochs), 0
+	}
+	o.apply(&h.Epochs, &h.Hidden, &h.Layers, &h.WeightDecay)
 	t, err := zoo.NewTrainer(env.Backend, env.Info, env.Graph, name, h, env.Progress)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -65,11 +67,31 @@ func LoadGraph(ctx context.Context, name string, opts ...datasets.Option) (*grap
 	return datasets.Standard(g), nil
 }
 
+// checkNames fails on an unknown dataset or method before anything runs (a
+// typo in the last name of a list used to stop the run hours in).
+func checkNames(datasetNames, methods []string) error {
+	for _, d := range datasetNames {
+		if _, ok := datasets.Lookup(d); !ok {
+			return fmt.Errorf("experiments: unknown dataset %q (known: %s)", d, strings.Join(datasets.Names(), ", "))
+		}
+	}
+	known := Methods()
+	for _, m := range methods {
+		if !slices.Contains(known, m) {
+			return fmt.Errorf("experiments: unknown method %q (have %s)", m, strings.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
 // Run executes the spec on backend b, skipping runs already recorded, and
 // returns the results file.
 func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (*results.File, error) {
 	if spec.Experiment == "" || spec.ResultsPath == "" {
 		return nil, fmt.Errorf("experiments: spec needs an experiment name and a results path")
+	}
+	if err := checkNames(spec.Datasets, spec.Methods); err != nil {
+		return nil, err
 	}
 	file, err := results.Open(spec.ResultsPath)
 	if err != nil {

@@ -102,6 +102,24 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 	if len(spec.Methods) == 0 {
 		spec.Methods = SweepMethods
 	}
+	var bases []string
+	if spec.Base != BaseCSBM {
+		bases = []string{spec.Base}
+	}
+	if err := checkNames(bases, spec.Methods); err != nil {
+		return nil, err
+	}
+	for _, h := range spec.Hs {
+		if !(h >= 0 && h <= 1) {
+			return nil, fmt.Errorf("experiments: sweep homophily %v outside [0, 1]", h)
+		}
+	}
+	for _, d := range spec.Degrees {
+		// A graph without edges has no homophily (its realised h is NaN).
+		if !(d > 0) || math.IsInf(d, 0) {
+			return nil, fmt.Errorf("experiments: sweep average degree %v must be a finite number > 0", d)
+		}
+	}
 	if spec.Progress == nil {
 		spec.Progress = train.Silent{}
 	}

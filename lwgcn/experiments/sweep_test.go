@@ -2,7 +2,9 @@ package experiments
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
@@ -59,5 +61,52 @@ func TestQuickSweepShowsGCNDip(t *testing.T) {
 		if d := r.Params["realised_degree"] - 20; d > 0.01 || d < -0.01 {
 			t.Errorf("realised degree %v, want 20", r.Params["realised_degree"])
 		}
+	}
+}
+
+// A degree of 0 gives a graph without edges, whose realised homophily is NaN
+// (the results file then failed with "json: unsupported value: NaN"): the
+// sweep refuses it, and h outside [0, 1], before loading anything.
+func TestSweepRejectsPointsWithoutHomophily(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sweep.json")
+	for _, c := range []struct {
+		hs, degrees []float64
+		want        string
+	}{
+		{[]float64{0.5}, []float64{10, 0}, "experiments: sweep average degree 0 must be a finite number > 0"},
+		{[]float64{0.5}, []float64{-1}, "experiments: sweep average degree -1 must be a finite number > 0"},
+		{[]float64{1.5}, []float64{10}, "experiments: sweep homophily 1.5 outside [0, 1]"},
+	} {
+		spec := SweepSpec{Base: BaseCSBM, Hs: c.hs, Degrees: c.degrees, ResultsPath: path}
+		_, err := SweepHomophily(context.Background(), nil, backend.Info{}, spec)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("h %v, degrees %v: error %v, want %q", c.hs, c.degrees, err, c.want)
+		}
+	}
+}
+
+// Unknown datasets and methods stop a run before anything trains or is
+// written.
+func TestUnknownNamesFailFirst(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	for _, c := range []struct {
+		ds, methods []string
+		want        string
+	}{
+		{[]string{"texas", "texsa"}, []string{"gcn"}, `experiments: unknown dataset "texsa" (known: `},
+		{[]string{"texas"}, []string{"gcn", ""}, `experiments: unknown method "" (have `},
+		{[]string{"texas"}, []string{"gcn", "gnc"}, `experiments: unknown method "gnc" (have `},
+	} {
+		_, err := Run(context.Background(), nil, backend.Info{}, Spec{Experiment: "x", ResultsPath: path, Datasets: c.ds, Methods: c.methods})
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%v %v: error %v, want %q...", c.ds, c.methods, err, c.want)
+		}
+	}
+	_, err := SweepHomophily(context.Background(), nil, backend.Info{}, SweepSpec{Base: "chamelon", ResultsPath: path})
+	if err == nil || !strings.HasPrefix(err.Error(), `experiments: unknown dataset "chamelon"`) {
+		t.Errorf("sweep base: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("results file written: %v", err)
 	}
 }

@@ -183,26 +183,34 @@ func FisherRatios(x Matrix, labels []int32, numClasses int, nodes []int32, block
 	cnt := make([]float64, c)
 	mean := NewMatrix(c, d)
 	sq := NewMatrix(c, d)
-	for _, v := range nodes {
+	inRange := func(v int32) (int, bool) {
 		y := int(labels[v])
-		if y < 0 || y >= c {
-			continue
-		}
-		cnt[y]++
-		m, s := mean.Row(y), sq.Row(y)
-		for t, val := range x.Row(int(v)) {
-			m[t] += val
-			s[t] += val * val
+		return y, y >= 0 && y < c
+	}
+	// Two passes, means then centred squares: sum x^2 - n m^2 loses the
+	// variance of columns whose mean is large against their spread.
+	for _, v := range nodes {
+		if y, ok := inRange(v); ok {
+			cnt[y]++
+			addTo(mean.Row(y), x.Row(int(v)))
 		}
 	}
 	for y := range c {
-		if cnt[y] < 2 {
-			continue
+		if cnt[y] > 0 {
+			scaleBy(mean.Row(y), 1/cnt[y])
 		}
-		m, s := mean.Row(y), sq.Row(y)
-		for t := range m {
-			m[t] /= cnt[y]
-			s[t] = max(s[t]-cnt[y]*m[t]*m[t], 0) / (cnt[y] - 1) // unbiased variance
+	}
+	for _, v := range nodes {
+		if y, ok := inRange(v); ok {
+			m, s := mean.Row(y), sq.Row(y)
+			for t, val := range x.Row(int(v)) {
+				s[t] += (val - m[t]) * (val - m[t])
+			}
+		}
+	}
+	for y := range c {
+		if cnt[y] >= 2 {
+			scaleBy(sq.Row(y), 1/(cnt[y]-1)) // unbiased variance
 		}
 	}
 	nb := 0

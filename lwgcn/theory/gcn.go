@@ -5,21 +5,52 @@ import (
 	"math"
 )
 
+// ProbSumTol is how far from 1 the neighbour class probabilities given to
+// MeanAggregateMoments may sum (rounding of (1-h)/(C-1) terms).
+const ProbSumTol = 1e-9
+
 // MeanAggregateMoments returns the mean and variance of the average of d
 // independent neighbours whose class is k with probability probs[k] and whose
-// feature is then N(mu[k], sigma[k]^2): the mixture variance divided by d.
-// It returns NaNs when d <= 0 or mu or sigma is shorter than probs.
-func MeanAggregateMoments(mu, sigma, probs []float64, d int) (mean, variance float64) {
-	if d <= 0 || len(mu) < len(probs) || len(sigma) < len(probs) {
-		return math.NaN(), math.NaN()
+// feature is then N(mu[k], sigma[k]^2): the mixture variance divided by d,
+// sum_k p_k (sigma_k^2 + (mu_k - mean)^2) / d. The centred (two-pass) form
+// keeps the variance exact when the means are large: E[x^2] - mean^2 loses
+// it entirely once mean^2 is beyond 1/eps times the spread. It returns an
+// error when d <= 0, the slices differ in length, a probability is outside
+// [0, 1], they do not sum to 1 (within ProbSumTol), or a mean or standard
+// deviation is not finite or a standard deviation is negative.
+func MeanAggregateMoments(mu, sigma, probs []float64, d int) (mean, variance float64, err error) {
+	fail := func(format string, args ...any) (float64, float64, error) {
+		return math.NaN(), math.NaN(), fmt.Errorf("theory: MeanAggregateMoments: "+format, args...)
 	}
-	var second float64
+	if d <= 0 {
+		return fail("d = %d, need > 0", d)
+	}
+	if len(mu) != len(probs) || len(sigma) != len(probs) {
+		return fail("%d means, %d standard deviations and %d probabilities, need as many of each", len(mu), len(sigma), len(probs))
+	}
+	var sum float64
+	for k, pk := range probs {
+		switch {
+		case !(pk >= 0 && pk <= 1):
+			return fail("probs[%d] = %v, need 0 <= p <= 1", k, pk)
+		case math.IsNaN(mu[k]) || math.IsInf(mu[k], 0):
+			return fail("mu[%d] = %v is not finite", k, mu[k])
+		case !(sigma[k] >= 0) || math.IsInf(sigma[k], 0):
+			return fail("sigma[%d] = %v, need a finite standard deviation >= 0", k, sigma[k])
+		}
+		sum += pk
+	}
+	if math.Abs(sum-1) > ProbSumTol {
+		return fail("probabilities sum to %v, need 1", sum)
+	}
 	for k, pk := range probs {
 		mean += pk * mu[k]
-		second += pk * (sigma[k]*sigma[k] + mu[k]*mu[k])
 	}
-	variance = max(second-mean*mean, 0) / float64(d)
-	return mean, variance
+	for k, pk := range probs {
+		dm := mu[k] - mean
+		variance += pk * (sigma[k]*sigma[k] + dm*dm)
+	}
+	return mean, variance / float64(d), nil
 }
 
 // GCNStats are Theorem 1's quantities for classes I and J at one (h, d).
@@ -43,8 +74,13 @@ func (p Params) GCN(i, j int) (GCNStats, error) {
 		return GCNStats{}, err
 	}
 	s := GCNStats{H: p.H, Degree: p.Degree, I: i, J: j}
-	s.MeanI, s.VarI = MeanAggregateMoments(p.Mu[i], p.Sigma[i], p.NeighbourProbs(i), p.Degree)
-	s.MeanJ, s.VarJ = MeanAggregateMoments(p.Mu[j], p.Sigma[j], p.NeighbourProbs(j), p.Degree)
+	var err error
+	if s.MeanI, s.VarI, err = MeanAggregateMoments(p.Mu[i], p.Sigma[i], p.NeighbourProbs(i), p.Degree); err != nil {
+		return GCNStats{}, err
+	}
+	if s.MeanJ, s.VarJ, err = MeanAggregateMoments(p.Mu[j], p.Sigma[j], p.NeighbourProbs(j), p.Degree); err != nil {
+		return GCNStats{}, err
+	}
 	s.Gap = math.Abs(s.MeanI - s.MeanJ)
 	s.Ratio = fisherRatio(s.Gap, (s.VarI+s.VarJ)/2)
 	s.RatioI = fisherRatio(s.Gap, s.VarI)
@@ -199,8 +235,10 @@ func (p Params) GCNAtUniformMixing(i, j int) (UniformMixing, error) {
 		return UniformMixing{}, err
 	}
 	s.Gap = math.Abs(line.S) / float64(c)
-	s.Ratio = s.Gap * s.Gap / ((s.VarI + s.VarJ) / 2)
-	s.RatioI = s.Gap * s.Gap / s.VarI
+	// The same 0/0 = 0 convention as GCN: identical classes (no gap, no
+	// variance) are not discriminable.
+	s.Ratio = fisherRatio(s.Gap, (s.VarI+s.VarJ)/2)
+	s.RatioI = fisherRatio(s.Gap, s.VarI)
 	u := UniformMixing{GCNStats: s, SigmaI: neighbourMeanSpread(p.Mu[i])}
 	for k := range c {
 		u.MaxNeighbourGap = max(u.MaxNeighbourGap, math.Abs(p.Mu[i][k]-p.Mu[j][k]))

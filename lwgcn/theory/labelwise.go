@@ -59,8 +59,11 @@ func LabelWiseClassMoments(mu, sigma, p float64, d int) (LabelWiseMoments, error
 	if !(p >= 0 && p <= 1) {
 		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: p = %v, need 0 <= p <= 1", p)
 	}
-	if !(sigma >= 0) {
-		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: sigma = %v, need >= 0", sigma)
+	if !(sigma >= 0) || math.IsInf(sigma, 0) {
+		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: sigma = %v, need a finite sigma >= 0", sigma)
+	}
+	if math.IsNaN(mu) || math.IsInf(mu, 0) {
+		return LabelWiseMoments{}, fmt.Errorf("theory: LabelWiseClassMoments: mu = %v is not finite", mu)
 	}
 	m := LabelWiseMoments{Prob: p, Degree: d, ExpectedCount: float64(d) * p}
 	m.ProbEmpty = math.Pow(1-p, float64(d))
@@ -116,7 +119,14 @@ type LabelWiseSummary struct {
 	// BestApproxRatio its ratio.
 	BestApprox      int
 	BestApproxRatio float64
-	// BestExact = argmax_k RatioI (exact variance) and its ratio.
+	// BestExact = argmax_k RatioI (exact variance) and its ratio. It is +Inf
+	// at h = 0 and h = 1 for almost every pair: some block a_k is then
+	// identically 0 for class-i centres (no class-k neighbour can occur, k = i
+	// at h = 0, k != i at h = 1) but not for class-j ones, so the one-class
+	// variance of the paper's ratio is 0 under a non-zero gap. That is the
+	// exact value, not an overflow; BestPooledRatio stays finite there. Plots
+	// skip non-finite points (plot.Series), so the exact curve has no point at
+	// those h, and tables print ∞.
 	BestExact      int
 	BestExactRatio float64
 	// BestPooled = argmax_k Ratio (exact, pooled variance) and its ratio.

@@ -138,7 +138,13 @@ func Contextual(numClasses, degree int, h, muSame, context, sigma float64) (Para
 }
 
 // ConstantMatrix returns a c x c matrix filled with v (e.g. a common sigma).
+// For c < 1 it returns nil, which NewParams and every constructor reject with
+// an error naming the matrix, so that it can be written inline:
+// NewParams(d, h, mu, ConstantMatrix(c, sigma)).
 func ConstantMatrix(c int, v float64) [][]float64 {
+	if c < 1 {
+		return nil
+	}
 	m := make([][]float64, c)
 	for i := range m {
 		m[i] = make([]float64, c)

@@ -166,11 +166,20 @@ type MonteCarlo struct {
 	LabelWise []LabelWiseEstimates
 }
 
+// MinMonteCarloSamples is the fewest centres per class MonteCarlo accepts: a
+// sample variance needs two.
+const MinMonteCarloSamples = 2
+
 // MonteCarlo samples m centres of class i and m of class j and estimates the
-// GCN and label-wise moments, gaps and pooled ratios.
+// GCN and label-wise moments, gaps and pooled ratios (m >=
+// MinMonteCarloSamples).
 func (p Params) MonteCarlo(i, j, m int, rng *rand.Rand) (MonteCarlo, error) {
 	if err := p.checkPair(i, j); err != nil {
 		return MonteCarlo{}, err
+	}
+	if m < MinMonteCarloSamples {
+		return MonteCarlo{}, fmt.Errorf("theory: MonteCarlo: %d samples per class, need >= %d for a variance",
+			m, MinMonteCarloSamples)
 	}
 	di, err := p.Sample(i, m, rng)
 	if err != nil {
@@ -180,11 +189,33 @@ func (p Params) MonteCarlo(i, j, m int, rng *rand.Rand) (MonteCarlo, error) {
 	if err != nil {
 		return MonteCarlo{}, err
 	}
-	return EstimateFromDraws(di, dj), nil
+	return EstimateFromDraws(di, dj)
 }
 
-// EstimateFromDraws computes the estimates of MonteCarlo from two draws.
-func EstimateFromDraws(di, dj Draw) MonteCarlo {
+// EstimateFromDraws computes the estimates of MonteCarlo from two draws of
+// the same classes count and number of centres (at least
+// MinMonteCarloSamples), as Params.Sample makes them.
+func EstimateFromDraws(di, dj Draw) (MonteCarlo, error) {
+	fail := func(format string, args ...any) (MonteCarlo, error) {
+		return MonteCarlo{}, fmt.Errorf("theory: EstimateFromDraws: "+format, args...)
+	}
+	if len(di.A) != len(dj.A) {
+		return fail("draws of %d and %d classes (class %d and %d centres), need the same Params", len(di.A), len(dj.A),
+			di.Class, dj.Class)
+	}
+	if len(di.Z) != len(dj.Z) {
+		return fail("draws of %d and %d centres, need as many of each class", len(di.Z), len(dj.Z))
+	}
+	if len(di.Z) < MinMonteCarloSamples {
+		return fail("%d centres per class, need >= %d for a variance", len(di.Z), MinMonteCarloSamples)
+	}
+	for _, dr := range []Draw{di, dj} {
+		for k, a := range dr.A {
+			if len(a) != len(dr.Z) {
+				return fail("class %d draw: %d label-wise aggregates of class %d for %d centres", dr.Class, len(a), k, len(dr.Z))
+			}
+		}
+	}
 	out := MonteCarlo{Samples: len(di.Z)}
 	mi, mj := Moments(di.Z), Moments(dj.Z)
 	gap, ratio := PairGapRatio(mi, mj)
@@ -195,5 +226,5 @@ func EstimateFromDraws(di, dj Draw) MonteCarlo {
 		out.LabelWise = append(out.LabelWise, LabelWiseEstimates{K: k, MeanI: ai.Mean, MeanJ: aj.Mean,
 			VarI: ai.Var, VarJ: aj.Var, Gap: gap, Ratio: ratio})
 	}
-	return out
+	return out, nil
 }

@@ -3,7 +3,8 @@
 // decay), one compiled graph per epoch doing the training step and the
 // evaluation forward pass, the epoch with the best validation accuracy kept
 // (with its test accuracy, its outputs and a copy of its weights), exact
-// repeatability from a seed, NaN/Inf detection, checkpoints and resume, and
+// repeatability from a seed, NaN/Inf and divergence detection (CheckLoss: a run
+// stops naming the epoch), checkpoints and resume, and
 // mean ± std over splits.
 //
 // # One call per epoch

@@ -189,6 +189,32 @@ func (r *Result) String() string {
 // outputs become NaN or infinite.
 var ErrNonFinite = errors.New("non-finite loss or outputs")
 
+// ErrDiverged is wrapped by the error a run returns when its training loss
+// explodes while staying finite (CheckLoss).
+var ErrDiverged = errors.New("training diverged")
+
+// DivergenceFactor bounds the training loss of a run against its first
+// epoch's: a loss above DivergenceFactor × max(first, 1) has diverged. A
+// cross-entropy starts near ln C (1.6 for 5 classes) and only falls in a
+// healthy run; 10^4 times that means the model gives the true classes
+// probabilities near e^-10000, as with a learning rate of 10^6 (loss 10^15).
+const DivergenceFactor = 1e4
+
+// CheckLoss is the per-epoch divergence check: an error wrapping
+// ErrNonFinite when loss is NaN or infinite, ErrDiverged when it exceeds
+// DivergenceFactor × max(first, 1), first being the run's first training
+// loss; nil otherwise. The error names the epoch.
+func CheckLoss(epoch int, loss, first float64) error {
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return fmt.Errorf("epoch %d: %w (train loss %v)", epoch, ErrNonFinite, loss)
+	}
+	if limit := DivergenceFactor * max(first, 1); loss > limit {
+		return fmt.Errorf("epoch %d: %w: train loss %.4g exceeds %g × the first epoch's %.4g", epoch, ErrDiverged, loss,
+			DivergenceFactor, first)
+	}
+	return nil
+}
+
 // Trainer trains one model on one graph. It is not safe for concurrent use.
 type Trainer struct {
 	cfg     Config
@@ -328,6 +354,9 @@ func (t *Trainer) RunOne(ctx context.Context, r Run) (*RunResult, error) {
 }
 
 func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, error) {
+	if err := t.checkSplit(r.Split); err != nil {
+		return nil, err
+	}
 	er, err := t.PrepareRun(r)
 	if err != nil {
 		return nil, err
@@ -366,6 +395,7 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 		best = math.Inf(-1)
 	}
 	var durations []time.Duration
+	var firstLoss float64 // the first training loss of this process's epochs (CheckLoss)
 	for epoch := start; epoch <= t.cfg.Epochs; epoch++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -397,6 +427,13 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 			return nil, fmt.Errorf("train: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v, val loss %v)",
 				t.model.Name(), t.graph.Name(), r.Split, r.Seed, epoch, ErrNonFinite, es.TrainLoss, es.ValLoss)
 		}
+		if epoch == start {
+			firstLoss = es.TrainLoss
+		}
+		if err := CheckLoss(epoch, es.TrainLoss, firstLoss); err != nil {
+			_ = outs[1].FinalizeAll()
+			return nil, fmt.Errorf("train: %s on %s, split %d, seed %d: %w", t.model.Name(), t.graph.Name(), r.Split, r.Seed, err)
+		}
 		rr.History = append(rr.History, es)
 		rr.Epochs = epoch
 		if es.ValAcc > best {
@@ -426,6 +463,26 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 	rr.MsPerEpoch, rr.MedianMsPerEpoch = meanMedianMs(durations)
 	p.EndRun(rr)
 	return rr, nil
+}
+
+// checkSplit requires training, validation and test nodes in a run's split:
+// without validation nodes there is no epoch selection, without test nodes
+// the reported accuracy would be a meaningless 0. (PrepareRun alone, for
+// benchmarks and tests of single steps, accepts any split.)
+func (t *Trainer) checkSplit(k int) error {
+	splits := t.graph.Splits()
+	if k < 0 || k >= len(splits) {
+		return fmt.Errorf("train: split %d out of range: graph %q has %d splits", k, t.graph.Name(), len(splits))
+	}
+	for _, part := range []struct {
+		name  string
+		nodes []int32
+	}{{"training", splits[k].Train}, {"validation", splits[k].Val}, {"test", splits[k].Test}} {
+		if len(part.nodes) == 0 {
+			return fmt.Errorf("train: split %d of graph %q has no %s nodes", k, t.graph.Name(), part.name)
+		}
+	}
+	return nil
 }
 
 // snapshotWeights copies the model weights into rr.Weights.

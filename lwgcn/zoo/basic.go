@@ -32,6 +32,13 @@ func init() {
 		Name: "gcn", Title: "GCN", Paper: "Kipf & Welling, ICLR 2017 (pygcn settings: 64 hidden, dropout 0.5, lr 0.01, wd 5e-4)",
 		Defaults: base,
 		Build: func(h Hyper) (nn.Model, Training, error) {
+			if err := atLeast("hidden", h.Hidden, 1); err != nil {
+				return nil, Training{}, err
+			}
+			if h.Layers == 1 {
+				// nn.GCN would silently train 2.
+				return nil, Training{}, fmt.Errorf("layers must be 0 (the reference, 2) or >= 2, got 1")
+			}
 			return nn.GCN{Hidden: h.Hidden, Dropout: h.Dropout, Layers: h.Layers}, Training{}, nil
 		},
 		Graph: Undirected,
@@ -44,6 +51,12 @@ func init() {
 			return h
 		},
 		Build: func(h Hyper) (nn.Model, Training, error) {
+			if err := atLeast("hidden", h.Hidden, 1); err != nil {
+				return nil, Training{}, err
+			}
+			if err := atLeast("heads", h.Heads, 1); err != nil {
+				return nil, Training{}, err
+			}
 			return nn.GAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: 1, Dropout: h.Dropout, AttentionDropout: h.Dropout}, Training{}, nil
 		},
 		Graph: Undirected,
@@ -53,6 +66,15 @@ func init() {
 		Paper:    "Chen et al., ICML 2020 (official settings: semi-supervised for Planetoid, full-supervised for Geom-GCN graphs)",
 		Defaults: gcniiDefaults,
 		Build: func(h Hyper) (nn.Model, Training, error) {
+			if err := atLeast("hidden", h.Hidden, 1); err != nil {
+				return nil, Training{}, err
+			}
+			if err := atLeast("layers", h.Layers, 1); err != nil {
+				return nil, Training{}, err
+			}
+			if !(h.Alpha >= 0 && h.Alpha <= 1) || !(h.Lambda >= 0) {
+				return nil, Training{}, fmt.Errorf("alpha must be in [0, 1] and lambda >= 0, got %v and %v", h.Alpha, h.Lambda)
+			}
 			m := nn.GCNII{Layers: h.Layers, Hidden: h.Hidden, Dropout: h.Dropout, Alpha: h.Alpha, Lambda: h.Lambda}
 			var tr Training
 			if wd2, ok := h.Extra["wd_dense"]; ok {

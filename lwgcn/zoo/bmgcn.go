@@ -53,9 +53,10 @@ func init() {
 		Name: "bmgcn", Title: "BM-GCN",
 		Paper: "He et al., AAAI 2022 (official hedongxiao-tju/BM-GCN: MLP pre-trained 400 epochs, then MLP + " +
 			"block-guided GCN trained jointly, lr 0.001)",
-		Defaults: bmgcnDefaults,
-		Build:    buildBMGCN,
-		Graph:    Undirected,
+		Defaults:    bmgcnDefaults,
+		Build:       buildBMGCN,
+		Graph:       Undirected,
+		EpochExtras: []string{BMGCNMLPEpochsKey},
 	})
 }
 

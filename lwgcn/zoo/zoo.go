@@ -3,6 +3,7 @@ package zoo
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -84,6 +85,9 @@ type Entry struct {
 	// Graph, if set, transforms the (standard-preprocessed) dataset graph
 	// before training, e.g. ToUndirected.
 	Graph func(g *graph.Graph) *graph.Graph
+	// EpochExtras are the Extra keys that count epochs within Hyper.Epochs
+	// (BM-GCN's MLP pre-training epochs): WithEpochs scales them with it.
+	EpochExtras []string
 	// Notes explain, per dataset, why our reproduced accuracy may differ from
 	// the paper's number (key "" applies to every dataset); docs/RESULTS.md
 	// prints them next to the comparison.
@@ -96,6 +100,28 @@ func (e Entry) Note(dataset string) string {
 		return n
 	}
 	return e.Notes[""]
+}
+
+// WithEpochs returns h set to train for n epochs, every epoch-counting extra
+// (EpochExtras) scaled by the same factor, rounded and kept below n, so that
+// a short run (quick mode, -epochs) keeps the reference's proportions: BM-GCN's
+// 400 pre-training epochs of 2000 become 8 of 40. h.Epochs = 0 counts as
+// DefaultEpochs.
+func (e Entry) WithEpochs(h Hyper, n int) Hyper {
+	old := h.Epochs
+	if old == 0 {
+		old = DefaultEpochs
+	}
+	h.Epochs = n
+	for _, k := range e.EpochExtras {
+		v, ok := h.Extra[k]
+		if !ok {
+			continue
+		}
+		scaled := math.Round(v * float64(n) / float64(old))
+		h = h.With(k, max(0, min(scaled, float64(n-1))))
+	}
+	return h
 }
 
 var registry = map[string]Entry{}
@@ -136,6 +162,9 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 	e, ok := Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("zoo: unknown model %q (have %s)", name, strings.Join(Names(), ", "))
+	}
+	if err := h.Validate(); err != nil {
+		return nil, fmt.Errorf("zoo: %s: %w", name, err)
 	}
 	m, tr, err := e.Build(h)
 	if err != nil {

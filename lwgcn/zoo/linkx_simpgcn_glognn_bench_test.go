@@ -9,13 +9,13 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
-// BenchmarkGlxEpoch measures one training epoch (training step and
+// BenchmarkLINKXSimPGCNGloGNNEpoch measures one training epoch (training step and
 // evaluation pass) of LINKX, SimP-GCN and GloGNN++ with their dataset
 // defaults, preprocessing (kNN graph, pairs, structures) and compilation
 // excluded:
 //
-//	go test ./lwgcn/zoo -run '^$' -bench 'GlxEpoch/squirrel' -benchtime 20x
-func BenchmarkGlxEpoch(b *testing.B) {
+//	go test ./lwgcn/zoo -run '^$' -bench 'LINKXSimPGCNGloGNNEpoch/squirrel' -benchtime 20x
+func BenchmarkLINKXSimPGCNGloGNNEpoch(b *testing.B) {
 	be, info, err := backend.Shared()
 	if err != nil {
 		b.Fatal(err)

@@ -18,9 +18,9 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
-// b3Graph is a 16-node graph with 3 classes, binary features correlated with
+// ringChords16Graph is a 16-node graph with 3 classes, binary features correlated with
 // the class, a ring plus random chords, and one split.
-func b3Graph(t *testing.T) *graph.Graph {
+func ringChords16Graph(t *testing.T) *graph.Graph {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n, f = 16, 8
@@ -43,18 +43,18 @@ func b3Graph(t *testing.T) *graph.Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return graph.MustNew(graph.Spec{Name: "b3", NumNodes: n, Src: src, Dst: dst, Features: feat, Labels: labels,
+	return graph.MustNew(graph.Spec{Name: "ring-chords-16", NumNodes: n, Src: src, Dst: dst, Features: feat, Labels: labels,
 		Splits: []graph.Split{{Train: []int32{0, 1, 2, 3, 4, 5, 6, 7}, Val: []int32{8, 9, 10, 11}, Test: []int32{12, 13, 14, 15}}}})
 }
 
-// b3Train trains entry name with h on the tiny graph and returns the run.
-func b3Train(t *testing.T, name string, h Hyper) (*train.Trainer, *train.RunResult) {
+// trainOnRingChords16 trains entry name with h on the tiny graph and returns the run.
+func trainOnRingChords16(t *testing.T, name string, h Hyper) (*train.Trainer, *train.RunResult) {
 	t.Helper()
 	b, info, err := backend.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrainer(b, info, b3Graph(t), name, h, nil)
+	tr, err := NewTrainer(b, info, ringChords16Graph(t), name, h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func b3Train(t *testing.T, name string, h Hyper) (*train.Trainer, *train.RunResu
 	return tr, rr
 }
 
-func b3CheckRun(t *testing.T, rr *train.RunResult, epochs int) {
+func checkTinyRun(t *testing.T, rr *train.RunResult, epochs int) {
 	t.Helper()
 	if rr.Epochs != epochs || len(rr.History) != epochs {
 		t.Fatalf("ran %d epochs (%d in history), want %d", rr.Epochs, len(rr.History), epochs)
@@ -80,9 +80,9 @@ func b3CheckRun(t *testing.T, rr *train.RunResult, epochs int) {
 	}
 }
 
-// b3SameRuns: a second run with the same seed repeats the first exactly
+// checkRunRepeats: a second run with the same seed repeats the first exactly
 // (weights, RNG and optimizer state are all reset between runs).
-func b3SameRuns(t *testing.T, tr *train.Trainer, first *train.RunResult) {
+func checkRunRepeats(t *testing.T, tr *train.Trainer, first *train.RunResult) {
 	t.Helper()
 	again, err := tr.RunOne(context.Background(), train.Run{Split: 0, Seed: 3})
 	if err != nil {
@@ -109,11 +109,11 @@ func TestFAGCNEntry(t *testing.T) {
 		t.Fatalf("texas defaults %+v", h)
 	}
 	h.Epochs = 15
-	tr, rr := b3Train(t, "fagcn", h)
-	b3CheckRun(t, rr, 15)
-	b3SameRuns(t, tr, rr)
+	tr, rr := trainOnRingChords16(t, "fagcn", h)
+	checkTinyRun(t, rr, 15)
+	checkRunRepeats(t, tr, rr)
 	// The entry's graph: row-normalised features, symmetric, no self loops.
-	g := FAGCNGraph(b3Graph(t))
+	g := FAGCNGraph(ringChords16Graph(t))
 	if !g.IsSymmetric() || g.NumSelfLoops() != 0 {
 		t.Fatalf("FAGCN graph symmetric %v, self loops %d", g.IsSymmetric(), g.NumSelfLoops())
 	}
@@ -133,15 +133,15 @@ func TestSuperGATEntry(t *testing.T) {
 	for _, att := range []float64{0, 1} {
 		h := e.Defaults("chameleon").With(SuperGATAttentionKey, att).With(SuperGATLambdaKey, 1)
 		h.Epochs = 12
-		tr, rr := b3Train(t, "supergat", h)
-		b3CheckRun(t, rr, 12)
+		tr, rr := trainOnRingChords16(t, "supergat", h)
+		checkTinyRun(t, rr, 12)
 		for _, es := range rr.History {
 			// The link loss is a mean of -log σ(·) terms: positive.
 			if l := es.Extra[ExtraLinkLoss]; !(l > 0) {
 				t.Fatalf("attention %v, epoch %d: link loss %v", att, es.Epoch, l)
 			}
 		}
-		b3SameRuns(t, tr, rr)
+		checkRunRepeats(t, tr, rr)
 	}
 	h := e.Defaults("texas").With(SuperGATAttentionKey, 2)
 	if _, _, err := e.Build(h); err == nil || !strings.Contains(err.Error(), "attention") {
@@ -166,8 +166,8 @@ func TestBMGCNEntryPhases(t *testing.T) {
 	const pre, epochs = 6, 14
 	h.Epochs, h.LR = epochs, 0.02
 	h = h.With(BMGCNMLPEpochsKey, pre)
-	tr, rr := b3Train(t, "bmgcn", h)
-	b3CheckRun(t, rr, epochs)
+	tr, rr := trainOnRingChords16(t, "bmgcn", h)
+	checkTinyRun(t, rr, epochs)
 	for _, es := range rr.History {
 		phase := es.Extra[ExtraPhase]
 		if es.Epoch <= pre {
@@ -183,7 +183,7 @@ func TestBMGCNEntryPhases(t *testing.T) {
 	if rr.BestEpoch <= pre {
 		t.Fatalf("best epoch %d is a pre-training epoch", rr.BestEpoch)
 	}
-	b3SameRuns(t, tr, rr)
+	checkRunRepeats(t, tr, rr)
 
 	h.Epochs = pre
 	if _, _, err := e.Build(h); err == nil || !strings.Contains(err.Error(), "mlp_epochs") {
@@ -203,7 +203,7 @@ func TestBMGCNKeepsBestMLP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrainer(b, info, b3Graph(t), "bmgcn", h, nil)
+	tr, err := NewTrainer(b, info, ringChords16Graph(t), "bmgcn", h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
-// glxTinyGraph: 12 nodes in 3 classes, binary features that carry the class
+// ring12Graph: 12 nodes in 3 classes, binary features that carry the class
 // (plus noise), a ring of edges, one split.
-func glxTinyGraph(t *testing.T) *graph.Graph {
+func ring12Graph(t *testing.T) *graph.Graph {
 	t.Helper()
 	const n, f = 12, 6
 	x := make([]float32, n*f)
@@ -32,19 +32,19 @@ func glxTinyGraph(t *testing.T) *graph.Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return graph.MustNew(graph.Spec{Name: "glx-tiny", NumNodes: n, Src: src, Dst: dst, Features: feat, Labels: labels,
+	return graph.MustNew(graph.Spec{Name: "ring-12", NumNodes: n, Src: src, Dst: dst, Features: feat, Labels: labels,
 		NumClasses: 3, Splits: []graph.Split{{Train: []int32{0, 1, 2, 3, 4, 5}, Val: []int32{6, 7, 8}, Test: []int32{9, 10, 11}}}})
 }
 
-// TestGlxEntriesTrain: LINKX, SimP-GCN and GloGNN++ build from every
+// TestLINKXSimPGCNGloGNNEntriesTrain: LINKX, SimP-GCN and GloGNN++ build from every
 // dataset's defaults and train on a tiny graph: finite losses that go down,
 // and the features (which give the class away) learnt.
-func TestGlxEntriesTrain(t *testing.T) {
+func TestLINKXSimPGCNGloGNNEntriesTrain(t *testing.T) {
 	b, info, err := backend.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := glxTinyGraph(t)
+	g := ring12Graph(t)
 	for _, name := range []string{"linkx", "simpgcn", "glognn++"} {
 		t.Run(name, func(t *testing.T) {
 			e, ok := Lookup(name)
@@ -82,7 +82,7 @@ func TestGlxEntriesTrain(t *testing.T) {
 	}
 }
 
-func TestGlxEntriesRejectBadSettings(t *testing.T) {
+func TestLINKXSimPGCNGloGNNRejectBadSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name, key string
 		v         float64
@@ -100,19 +100,19 @@ func TestGlxEntriesRejectBadSettings(t *testing.T) {
 	}
 }
 
-// TestGlxWeightDecayOfOffsets checks the decays on one epoch with no
+// TestLINKXGloGNNWeightDecayOfOffsets checks the decays on one epoch with no
 // training node (zero loss, zero gradient), where only the weight decay
 // moves the weights: AdamW (LINKX) gives p·(1 - lr·wd) for every weight and
 // δ - lr·wd·(1 + δ) for the batch-norm scales 1 + δ; coupled Adam with the
 // offset correction (GloGNN++) makes its first step on the gradient
 // wd·(c + δ) = wd·c > 0 at δ = 0, so δ moves by -lr (up to Adam's eps),
 // where plain Adam would leave it at 0.
-func TestGlxWeightDecayOfOffsets(t *testing.T) {
+func TestLINKXGloGNNWeightDecayOfOffsets(t *testing.T) {
 	b, info, err := backend.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := glxTinyGraph(t).WithSplits([]graph.Split{{Val: []int32{6, 7, 8}, Test: []int32{9, 10, 11}}})
+	g, err := ring12Graph(t).WithSplits([]graph.Split{{Val: []int32{6, 7, 8}, Test: []int32{9, 10, 11}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestGlxWeightDecayOfOffsets(t *testing.T) {
 		return before, values(tr)
 	}
 
-	h := glxDefaults("linkx", "texas")
+	h := linkxSimpGloDefaults("linkx", "texas")
 	h.Hidden, h.Layers = 4, 2
 	before, after := oneEpoch("linkx", h)
 	checked := 0
@@ -169,7 +169,7 @@ func TestGlxWeightDecayOfOffsets(t *testing.T) {
 		t.Fatalf("batch-norm scale not among the weights %v", len(before))
 	}
 
-	before, after = oneEpoch("glognn++", glxDefaults("glognn++", "texas"))
+	before, after = oneEpoch("glognn++", linkxSimpGloDefaults("glognn++", "texas"))
 	for _, path := range []string{"/norm/diag_weight", "/norm/orders_weight"} {
 		for i, v := range after[path] {
 			if before[path][i] != 0 || math.Abs(float64(v)+lr) > 1e-6 {
@@ -179,8 +179,8 @@ func TestGlxWeightDecayOfOffsets(t *testing.T) {
 	}
 }
 
-// glxDefaults returns the registered entry's defaults for a dataset (tests).
-func glxDefaults(name, dataset string) Hyper {
+// linkxSimpGloDefaults returns the registered entry's defaults for a dataset (tests).
+func linkxSimpGloDefaults(name, dataset string) Hyper {
 	e, _ := Lookup(name)
 	return e.Defaults(dataset)
 }

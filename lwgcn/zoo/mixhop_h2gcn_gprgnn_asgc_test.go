@@ -13,9 +13,9 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
-// b4TinyGraph: 10 nodes on a cycle with chords, 6 sparse binary features,
+// cycleChords10Graph: 10 nodes on a cycle with chords, 6 sparse binary features,
 // 3 classes, two splits.
-func b4TinyGraph(t *testing.T) *graph.Graph {
+func cycleChords10Graph(t *testing.T) *graph.Graph {
 	t.Helper()
 	const n, f = 10, 6
 	x := make([]float32, n*f)
@@ -34,20 +34,20 @@ func b4TinyGraph(t *testing.T) *graph.Graph {
 		src, dst = append(src, int32(v)), append(dst, int32((v+1)%n))
 	}
 	src, dst = append(src, 0, 2, 5, 3), append(dst, 5, 7, 9, 3) // chords and a self loop
-	return graph.MustNew(graph.Spec{Name: "b4tiny", NumNodes: n, Src: src, Dst: dst, Features: feats.ToSparse(),
+	return graph.MustNew(graph.Spec{Name: "cycle-chords-10", NumNodes: n, Src: src, Dst: dst, Features: feats.ToSparse(),
 		Labels: labels, Splits: []graph.Split{
 			{Train: []int32{0, 1, 2, 3, 4}, Val: []int32{5, 6, 7}, Test: []int32{8, 9}},
 			{Train: []int32{5, 6, 7, 8, 9}, Val: []int32{0, 1, 2}, Test: []int32{3, 4}},
 		}})
 }
 
-func b4Train(t *testing.T, name string, h Hyper) (*train.Trainer, *train.RunResult) {
+func trainOnCycleChords10(t *testing.T, name string, h Hyper) (*train.Trainer, *train.RunResult) {
 	t.Helper()
 	b, info, err := backend.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := NewTrainer(b, info, b4TinyGraph(t), name, h, nil)
+	tr, err := NewTrainer(b, info, cycleChords10Graph(t), name, h, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func b4Train(t *testing.T, name string, h Hyper) (*train.Trainer, *train.RunResu
 	return tr, rr
 }
 
-func b4State(t *testing.T, tr *train.Trainer, path string) float64 {
+func storeScalar(t *testing.T, tr *train.Trainer, path string) float64 {
 	t.Helper()
 	v := tr.Store().GetVariable(path)
 	if v == nil {
@@ -78,12 +78,12 @@ func b4State(t *testing.T, tr *train.Trainer, path string) float64 {
 func TestMixHopEntryTrains(t *testing.T) {
 	h := mixhopDefaults("texas")
 	h.Hidden, h.Epochs = 6, 4
-	tr, _ := b4Train(t, "mixhop", h)
+	tr, _ := trainOnCycleChords10(t, "mixhop", h)
 	// 1e-3·mean(q²) over the 3 powers: weight decay 2e-3/3 on q; none on the
 	// batch-norm offsets; the official L2 (Keras 5e-4 = decay 1e-3) on the kernels.
 	for path, want := range map[string]float64{"/adam/psum/weight_decay": 2e-3 / 3, "/adam/bn/weight_decay": 0,
 		"/adam/kernels/weight_decay": 1e-3} {
-		if got := b4State(t, tr, path); math.Abs(got-want) > 1e-15 {
+		if got := storeScalar(t, tr, path); math.Abs(got-want) > 1e-15 {
 			t.Fatalf("%s = %v, want %v", path, got, want)
 		}
 	}
@@ -97,10 +97,10 @@ func TestMixHopEntryTrains(t *testing.T) {
 func TestH2GCNEntryTrains(t *testing.T) {
 	h := h2gcnDefaults("texas")
 	h.Hidden, h.Epochs = 4, 3
-	b4Train(t, "h2gcn", h)
+	trainOnCycleChords10(t, "h2gcn", h)
 	// The transform drops self loops and row-normalises the features.
 	e, _ := Lookup("h2gcn")
-	g := e.Graph(b4TinyGraph(t))
+	g := e.Graph(cycleChords10Graph(t))
 	if g.NumSelfLoops() != 0 || !g.IsSymmetric() {
 		t.Fatalf("h2gcn graph: %d self loops, symmetric %v", g.NumSelfLoops(), g.IsSymmetric())
 	}
@@ -114,12 +114,12 @@ func TestH2GCNEntryTrains(t *testing.T) {
 func TestGPRGNNEntryTrains(t *testing.T) {
 	h := gprgnnDefaults("texas")
 	h.Hidden, h.Epochs = 5, 3
-	tr, _ := b4Train(t, "gprgnn", h)
+	tr, _ := trainOnCycleChords10(t, "gprgnn", h)
 	// Official optimizer: no weight decay on γ, weight decay on the MLP.
-	if got := b4State(t, tr, "/adam/prop/weight_decay"); got != 0 {
+	if got := storeScalar(t, tr, "/adam/prop/weight_decay"); got != 0 {
 		t.Fatalf("γ weight decay %v, want 0", got)
 	}
-	if got := b4State(t, tr, "/adam/mlp/weight_decay"); got != 5e-4 {
+	if got := storeScalar(t, tr, "/adam/mlp/weight_decay"); got != 5e-4 {
 		t.Fatalf("MLP weight decay %v, want 5e-4", got)
 	}
 	if tr.Store().GetVariable("/adam/prop/prop/gamma_offset_m") == nil {
@@ -130,7 +130,7 @@ func TestGPRGNNEntryTrains(t *testing.T) {
 func TestASGCEntryTrains(t *testing.T) {
 	h := asgcDefaults("texas")
 	h.Epochs = 3
-	_, rr := b4Train(t, "asgc", h)
+	_, rr := trainOnCycleChords10(t, "asgc", h)
 	// Zero-initialised logistic regression: the first loss is ln(3) (all
 	// logits 0, no L2 penalty yet); later losses are smaller.
 	if got := rr.History[0].TrainLoss; math.Abs(got-math.Log(3)) > 1e-6 {
@@ -141,7 +141,7 @@ func TestASGCEntryTrains(t *testing.T) {
 	}
 }
 
-func TestBaselines4PublishedDefaults(t *testing.T) {
+func TestMixHopGPRGNNPublishedDefaults(t *testing.T) {
 	// GPRGNN's Reproduce_GPRGNN.sh.
 	c := gprgnnDefaults("chameleon")
 	if c.LR != 0.05 || c.Alpha != 1 || c.WeightDecay != 0 || c.Get("dprate", 0) != 0.7 || c.Get("k", 0) != 10 || c.Epochs != 1000 {
@@ -159,7 +159,7 @@ func TestBaselines4PublishedDefaults(t *testing.T) {
 	}
 }
 
-func TestBaselines4BuildErrors(t *testing.T) {
+func TestMixHopH2GCNGPRGNNASGCBuildErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		h    Hyper
