@@ -145,7 +145,11 @@ func MustShared() (compute.Backend, Info) {
 // documentation) and returns its description. It sets GOMLX_FUSION to
 // DefaultFusion when unset. A backend that was asked for and cannot be had
 // is an error in one line (which file, what failed), never a fallback.
-func New() (compute.Backend, Info, error) {
+func New() (compute.Backend, Info, error) { return NewFor(os.Getenv(EnvBackend)) }
+
+// NewFor is New for an explicit GOMLX_BACKEND value (e.g. "xla:cpu"; ""
+// for the default), for programs that compare backends in one process.
+func NewFor(requested string) (compute.Backend, Info, error) {
 	info := Info{SIMD: buildinfo.SIMD, XLACompiledIn: xlaCompiledIn}
 	fusion, set, err := fusionSetting()
 	if err != nil {
@@ -153,7 +157,7 @@ func New() (compute.Backend, Info, error) {
 	}
 	info.Fusion, info.FusionSet = fusion, set
 
-	requested := strings.TrimSpace(os.Getenv(EnvBackend))
+	requested = strings.TrimSpace(requested)
 	info.Requested = requested
 	config := requested
 	if config == "" {
