@@ -311,4 +311,3 @@ func TestModelsForwardAndGradients(t *testing.T) {
 		})
 	}
 }
-
