@@ -38,7 +38,7 @@ func runBench(args []string) error {
 			}
 			path = filepath.Join(root, "results", "bench-backends.json")
 		}
-		return benchBackends(splitList(*backends), splitList(*lw), *benchTime, data.options(), path)
+		return benchBackends(splitList(*backends), splitList(*lw), *lwOnly, *benchTime, data.options(), path)
 	}
 	cases := bench.Suite()
 	if *list {

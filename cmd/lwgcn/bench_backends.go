@@ -29,7 +29,7 @@ var backendLayerCases = []string{"gcn", "labelwise-h64", "gcnii-2", "mlp", "labe
 // those datasets' sizes, and merges the timings into path
 // (results/bench-backends.json). Backends are created in this process one
 // after the other; compile time is recorded apart from the epoch time.
-func benchBackends(configs, datasetNames []string, minTime time.Duration, opts []datasets.Option, path string) error {
+func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.Duration, opts []datasets.Option, path string) error {
 	var rows []results.BackendBench
 	for _, config := range configs {
 		b, info, err := backend.NewFor(config)
@@ -48,6 +48,9 @@ func benchBackends(configs, datasetNames []string, minTime time.Duration, opts [
 			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", name, results.CaseEpoch, row.MsPerEpoch, row.CPUMs, row.CompileSecs)
 		}
 		cases := backendCases(datasetNames)
+		if epochOnly {
+			cases = nil
+		}
 		rep, err := bench.Run(b, info, cases, bench.Options{MinTime: minTime})
 		if err != nil {
 			return err

@@ -216,21 +216,30 @@ func isXLAName(name string) bool {
 
 // fusionSetting reads GOMLX_FUSION, setting it to DefaultFusion when unset.
 func fusionSetting() (fusion, userSet bool, err error) {
-	if v, ok := os.LookupEnv(EnvFusion); ok && v != "" {
+	if v, ok := os.LookupEnv(EnvFusion); ok && v != "" && !(fusionSetByLwgcn && v == fusionDefaultValue()) {
 		f, err := envutil.ReadBool(EnvFusion, true)
 		if err != nil {
 			return false, true, fmt.Errorf("backend: %w", err)
 		}
 		return f, true, nil
 	}
-	val := "0"
-	if DefaultFusion {
-		val = "1"
-	}
-	if err := os.Setenv(EnvFusion, val); err != nil {
+	if err := os.Setenv(EnvFusion, fusionDefaultValue()); err != nil {
 		return false, false, fmt.Errorf("backend: setting %s: %w", EnvFusion, err)
 	}
+	fusionSetByLwgcn = true
 	return DefaultFusion, false, nil
+}
+
+// fusionSetByLwgcn records that GOMLX_FUSION holds lwgcn's default, set by
+// an earlier New (a second backend in the process still reports it as
+// lwgcn's default, not the user's).
+var fusionSetByLwgcn bool
+
+func fusionDefaultValue() string {
+	if DefaultFusion {
+		return "1"
+	}
+	return "0"
 }
 
 func newGo(config string) (compute.Backend, error) {
