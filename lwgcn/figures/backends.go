@@ -15,7 +15,8 @@ type PyTorchThreads map[string][2]float64
 
 // BackendSpeedTable compares backends on `lwgcn bench -backends` timings:
 // one row per dataset, case and thread count, with each backend's
-// steady-state ms/epoch and compile time, and for the full LW-GCN epoch the
+// steady-state ms/epoch (wall, and process CPU time in parentheses: the
+// steadier figure on a shared machine) and compile time, and for the full LW-GCN epoch the
 // authors' PyTorch time at the same number of threads divided by each
 // backend's (above 1: faster than PyTorch). Backends are ordered "go"
 // first, then by name; a failed timing shows its error.
@@ -38,7 +39,7 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 	})
 	header := []string{"dataset", "case", "threads"}
 	for _, b := range backends {
-		header = append(header, b+" ms/epoch", b+" compile (s)")
+		header = append(header, b+" ms/epoch (CPU ms)", b+" compile (s)")
 	}
 	header = append(header, "PyTorch ms/epoch")
 	for _, b := range backends {
@@ -96,7 +97,7 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 			case r.Error != "":
 				cells = append(cells, plot.Text("error: "+r.Error), plot.Text("–"))
 			default:
-				cells = append(cells, plot.Num(r.MsPerEpoch, 1), plot.Num(r.CompileSecs, 2))
+				cells = append(cells, plot.Text(fmt.Sprintf("%.1f (%.1f)", r.MsPerEpoch, r.CPUMs)), plot.Num(r.CompileSecs, 2))
 			}
 		}
 		pt := 0.0
