@@ -44,15 +44,18 @@ const DefaultFusion = false
 // or go-xla's download of one); past it New returns an error.
 var XLATimeout = 90 * time.Second
 
-// DefaultBackend is the backend a command uses when GOMLX_BACKEND is unset,
-// and DefaultReason says why (printed in the backend line). Chosen from
-// `lwgcn bench -backends go,xla:cpu` (docs/RESULTS.md, speed table): on a
-// 2-core CPU the pure-Go backend's LW-GCN epoch is faster than XLA CPU's on
-// every benchmarked dataset, so it is the default of every command; XLA is
-// one GOMLX_BACKEND=xla:cpu away.
+// DefaultBackend is the backend every command uses when GOMLX_BACKEND is
+// unset, and DefaultReason says why (printed in the backend line). Chosen
+// from `lwgcn bench -backends go,xla:cpu` (docs/RESULTS.md, "Backends"), on
+// a 2-core AMD EPYC: XLA CPU's steady-state LW-GCN epoch costs as much CPU
+// time as pure Go's on Texas, Chameleon and Cora and 2.7 times as much on
+// Squirrel, and XLA compiles each graph for 30 s to 6 minutes where the
+// pure-Go backend takes under a second. No command runs long enough on one
+// graph for XLA to pay back its compile, so pure Go is the default of every
+// command; XLA is one GOMLX_BACKEND=xla:cpu away.
 const (
 	DefaultBackend = gobackend.BackendName
-	DefaultReason  = "lwgcn default: pure Go measured faster than XLA CPU on every dataset (docs/RESULTS.md)"
+	DefaultReason  = "lwgcn default: pure Go measured at least as fast as XLA CPU on every dataset, without XLA's compile (docs/RESULTS.md)"
 )
 
 // Info describes the backend a run uses; it is recorded with every result.
