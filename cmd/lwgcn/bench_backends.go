@@ -27,8 +27,9 @@ var backendLayerCases = []string{"gcn", "labelwise-h64", "gcnii-2", "mlp", "labe
 // benchBackends times, on each backend of configs (GOMLX_BACKEND values),
 // the full LW-GCN epoch on each dataset and the layer cases of graphs of
 // those datasets' sizes, and merges the timings into path
-// (results/bench-backends.json). Backends are created in this process one
-// after the other; compile time is recorded apart from the epoch time.
+// (results/bench-backends.json) after each backend. Backends are created in
+// this process one after the other; compile time is recorded apart from the
+// epoch time.
 func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.Duration, opts []datasets.Option, path string) error {
 	var rows []results.BackendBench
 	for _, config := range configs {
@@ -67,13 +68,24 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 			}
 		}
 		b.Finalize()
+		// Written after each backend, so a long run interrupted later keeps
+		// what it measured.
+		if err := saveBackendRows(path, rows); err != nil {
+			return err
+		}
+		rows = rows[:0]
+	}
+	return nil
+}
+
+// saveBackendRows merges rows into path (or prints them for "-").
+func saveBackendRows(path string, rows []results.BackendBench) error {
+	if path == "-" {
+		return writeJSON(path, rows)
 	}
 	old, err := results.ReadBackendBench(path)
 	if err != nil {
 		return err
-	}
-	if path == "-" {
-		return writeJSON(path, rows)
 	}
 	return writeJSON(path, results.MergeBackendBench(old, rows))
 }
