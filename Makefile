@@ -69,3 +69,6 @@ clean:
 
 # Jupyter side (kernel install, headless notebook runner): see kernel/README.md.
 -include kernel/kernel.mk
+
+# XLA CPU plugin from PyPI (make xla), BACKEND=xla switch: see xla/README.md.
+-include xla/xla.mk

@@ -5,18 +5,19 @@ go 1.27
 toolchain go1.27.4
 
 require (
+	github.com/go-logr/logr v1.4.3
 	github.com/gomlx/compute v0.1.14
 	github.com/gomlx/go-xla v0.4.13
 	github.com/gomlx/gomlx v0.28.16
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/schollz/progressbar/v3 v3.19.0
+	k8s.io/klog/v2 v2.140.0
 )
 
 require (
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
 	github.com/gofrs/flock v0.13.0 // indirect
@@ -45,7 +46,6 @@ require (
 	golang.org/x/term v0.40.0 // indirect
 	golang.org/x/text v0.35.0 // indirect
 	google.golang.org/protobuf v1.36.11 // indirect
-	k8s.io/klog/v2 v2.140.0 // indirect
 )
 
 tool github.com/janpfeifer/gonb

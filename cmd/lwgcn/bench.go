@@ -24,9 +24,21 @@ func runBench(args []string) error {
 	list := fs.Bool("list", false, "list the cases and exit")
 	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
+	backends := fs.String("backends", "", `compare backends (GOMLX_BACKEND values, e.g. "go,xla:cpu"): the full LW-GCN epoch on the -lwgcn datasets and their layer cases on each, merged into results/bench-backends.json (run under "taskset -c 0" with GOMAXPROCS=1 for one thread)`)
 	data := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *backends != "" {
+		path := *out
+		if path == "" {
+			root := buildinfo.SourceDir()
+			if root == "" {
+				return fmt.Errorf("not inside the lwgcn repository: pass -out")
+			}
+			path = filepath.Join(root, "results", "bench-backends.json")
+		}
+		return benchBackends(splitList(*backends), splitList(*lw), *lwOnly, *benchTime, data.options(), path)
 	}
 	cases := bench.Suite()
 	if *list {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -39,9 +40,23 @@ const (
 // otherwise.
 const DefaultFusion = false
 
-// XLATimeout bounds the time New waits for XLA to start (which may include a
-// plugin download); past it, the pure-Go backend is used.
+// XLATimeout bounds the time New waits for XLA to start (loading the plugin,
+// or go-xla's download of one); past it New returns an error.
 var XLATimeout = 90 * time.Second
+
+// DefaultBackend is the backend every command uses when GOMLX_BACKEND is
+// unset, and DefaultReason says why (printed in the backend line). Chosen
+// from `lwgcn bench -backends go,xla:cpu` (docs/RESULTS.md, "Backends"), on
+// a 2-core AMD EPYC: XLA CPU's steady-state LW-GCN epoch costs as much CPU
+// time as pure Go's on Texas, Chameleon and Cora and 2.7 times as much on
+// Squirrel, and XLA compiles each graph for 30 s to 6 minutes where the
+// pure-Go backend takes under a second. No command runs long enough on one
+// graph for XLA to pay back its compile, so pure Go is the default of every
+// command; XLA is one GOMLX_BACKEND=xla:cpu away.
+const (
+	DefaultBackend = gobackend.BackendName
+	DefaultReason  = "lwgcn default: pure Go measured at least as fast as XLA CPU on every dataset, without XLA's compile (docs/RESULTS.md)"
+)
 
 // Info describes the backend a run uses; it is recorded with every result.
 type Info struct {
@@ -49,10 +64,10 @@ type Info struct {
 	Name string `json:"name"`
 	// Requested is GOMLX_BACKEND as set by the user ("" when unset).
 	Requested string `json:"requested,omitempty"`
-	// Fallback is true when the requested (or default) backend could not be
-	// created and the pure-Go backend was used instead; Reason says why.
-	Fallback bool   `json:"fallback,omitempty"`
-	Reason   string `json:"reason,omitempty"`
+	// Plugin is the PJRT plugin file XLA runs on, PJRTVersion its PJRT C API
+	// version.
+	Plugin      string `json:"plugin,omitempty"`
+	PJRTVersion string `json:"pjrt_version,omitempty"`
 	// XLACompiledIn says whether this binary includes XLA support.
 	XLACompiledIn bool `json:"xla_compiled_in"`
 	// SIMD is whether the binary was built with GOEXPERIMENT=simd.
@@ -87,13 +102,13 @@ func (i Info) String() string {
 	}
 	details = append(details, fusion)
 	fmt.Fprintf(&b, " (%s)", strings.Join(details, ", "))
+	if i.Plugin != "" {
+		fmt.Fprintf(&b, " plugin %s, PJRT v%s", i.Plugin, i.PJRTVersion)
+	}
 	if i.Requested == "" {
-		b.WriteString(" — " + EnvBackend + " unset")
+		b.WriteString(" — " + EnvBackend + " unset: " + DefaultReason)
 	} else {
 		fmt.Fprintf(&b, " — %s=%s", EnvBackend, i.Requested)
-	}
-	if i.Fallback {
-		b.WriteString("; " + i.Reason)
 	}
 	return b.String()
 }
@@ -131,9 +146,13 @@ func MustShared() (compute.Backend, Info) {
 
 // New creates the backend selected by GOMLX_BACKEND (see the package
 // documentation) and returns its description. It sets GOMLX_FUSION to
-// DefaultFusion when unset. The error is non-nil only when GOMLX_FUSION has
-// an invalid value or not even the pure-Go backend can be created.
-func New() (compute.Backend, Info, error) {
+// DefaultFusion when unset. A backend that was asked for and cannot be had
+// is an error in one line (which file, what failed), never a fallback.
+func New() (compute.Backend, Info, error) { return NewFor(os.Getenv(EnvBackend)) }
+
+// NewFor is New for an explicit GOMLX_BACKEND value (e.g. "xla:cpu"; ""
+// for the default), for programs that compare backends in one process.
+func NewFor(requested string) (compute.Backend, Info, error) {
 	info := Info{SIMD: buildinfo.SIMD, XLACompiledIn: xlaCompiledIn}
 	fusion, set, err := fusionSetting()
 	if err != nil {
@@ -141,42 +160,34 @@ func New() (compute.Backend, Info, error) {
 	}
 	info.Fusion, info.FusionSet = fusion, set
 
-	requested, isSet := os.LookupEnv(EnvBackend)
 	requested = strings.TrimSpace(requested)
 	info.Requested = requested
-	name, _, _ := strings.Cut(requested, ":")
+	config := requested
+	if config == "" {
+		config = DefaultBackend
+	}
+	name, _, _ := strings.Cut(config, ":")
 	switch {
-	case isSet && requested != "" && name == gobackend.BackendName:
-		b, err := newGo(requested)
+	case name == gobackend.BackendName:
+		b, err := newGo(config)
 		if err != nil {
 			return nil, info, err
 		}
 		return b, finish(info, b, gobackend.BackendName), nil
-	case !isSet || requested == "":
-		// GoMLX's default is XLA.
-		b, xlaName, err := newXLA("xla")
-		if err == nil {
-			return b, finish(info, b, xlaName), nil
-		}
-		info.Fallback, info.Reason = true, "XLA unavailable: "+oneLine(err)
 	case isXLAName(name):
-		b, xlaName, err := newXLA(requested)
-		if err == nil {
-			return b, finish(info, b, xlaName), nil
+		b, x, err := newXLA(config)
+		if err != nil {
+			return nil, info, fmt.Errorf("backend: %s=%s: %s", EnvBackend, requested, oneLine(err))
 		}
-		info.Fallback, info.Reason = true, "XLA unavailable: "+oneLine(err)
+		info.Plugin, info.PJRTVersion = x.plugin, x.version
+		return b, finish(info, b, x.name), nil
 	default:
-		b, err := newOther(requested)
-		if err == nil {
-			return b, finish(info, b, requested), nil
+		b, err := newOther(config)
+		if err != nil {
+			return nil, info, fmt.Errorf("backend: %s=%s: %s", EnvBackend, requested, oneLine(err))
 		}
-		info.Fallback, info.Reason = true, fmt.Sprintf("backend %q unavailable: %s", requested, oneLine(err))
+		return b, finish(info, b, config), nil
 	}
-	b, err := newGo(gobackend.BackendName)
-	if err != nil {
-		return nil, info, err
-	}
-	return b, finish(info, b, gobackend.BackendName), nil
 }
 
 // Describe returns an Info for a backend created elsewhere (the request
@@ -208,21 +219,30 @@ func isXLAName(name string) bool {
 
 // fusionSetting reads GOMLX_FUSION, setting it to DefaultFusion when unset.
 func fusionSetting() (fusion, userSet bool, err error) {
-	if v, ok := os.LookupEnv(EnvFusion); ok && v != "" {
+	if v, ok := os.LookupEnv(EnvFusion); ok && v != "" && !(fusionSetByLwgcn && v == fusionDefaultValue()) {
 		f, err := envutil.ReadBool(EnvFusion, true)
 		if err != nil {
 			return false, true, fmt.Errorf("backend: %w", err)
 		}
 		return f, true, nil
 	}
-	val := "0"
-	if DefaultFusion {
-		val = "1"
-	}
-	if err := os.Setenv(EnvFusion, val); err != nil {
+	if err := os.Setenv(EnvFusion, fusionDefaultValue()); err != nil {
 		return false, false, fmt.Errorf("backend: setting %s: %w", EnvFusion, err)
 	}
+	fusionSetByLwgcn = true
 	return DefaultFusion, false, nil
+}
+
+// fusionSetByLwgcn records that GOMLX_FUSION holds lwgcn's default, set by
+// an earlier New (a second backend in the process still reports it as
+// lwgcn's default, not the user's).
+var fusionSetByLwgcn bool
+
+func fusionDefaultValue() string {
+	if DefaultFusion {
+		return "1"
+	}
+	return "0"
 }
 
 func newGo(config string) (compute.Backend, error) {
@@ -245,44 +265,104 @@ func newOther(config string) (b compute.Backend, err error) {
 	return compute.NewWithConfig(config)
 }
 
-// newXLA creates the XLA backend within the time limit; the plugin
-// auto-install (a download) runs in a goroutine that is abandoned on
-// timeout. It returns the "xla:<plugin>" name.
-func newXLA(config string) (compute.Backend, string, error) {
+// xlaPlugin describes the plugin an XLA backend runs on.
+type xlaPlugin struct {
+	name    string // "xla:cpu"
+	plugin  string // the plugin file ("" when go-xla found it)
+	version string // its PJRT C API version
+}
+
+// newXLA creates the XLA backend for a configuration "xla[:plugin][,opts]"
+// where plugin is a name ("cpu", "cuda") or an absolute file path. Named
+// plugins are looked up by findPlugin; a file is checked by CheckPluginFile
+// and loadPJRT before go-xla creates the backend. Only when no file is
+// found does go-xla get the name (and may download the plugin, unless
+// GOMLX_NO_AUTO_INSTALL is set). Everything runs within XLATimeout.
+func newXLA(config string) (compute.Backend, xlaPlugin, error) {
 	if !xlaCompiledIn {
-		return nil, "", errors.New(xlaMissingReason)
+		return nil, xlaPlugin{}, errors.New(xlaMissingReason)
 	}
 	timeout := XLATimeout
 	if v := os.Getenv(EnvXLATimeout); v != "" {
 		d, err := time.ParseDuration(v)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s=%q: %w", EnvXLATimeout, v, err)
+		if err != nil || d <= 0 {
+			return nil, xlaPlugin{}, fmt.Errorf("%s=%q: want a positive Go duration such as 30s", EnvXLATimeout, v)
 		}
 		timeout = d
 	}
+	_, rest, _ := strings.Cut(config, ":")
+	plugin, options, _ := strings.Cut(rest, ",")
+	if options != "" {
+		options = "," + options
+	}
+	if plugin == "" {
+		plugin = "cpu"
+	}
 	type result struct {
 		b   compute.Backend
+		x   xlaPlugin
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, err := newOther(config)
-		done <- result{b, err}
+		b, x, err := startXLA(plugin, options)
+		done <- result{b, x, err}
 	}()
 	select {
 	case r := <-done:
-		if r.err != nil {
-			return nil, "", r.err
-		}
-		name := "xla"
-		if p, ok := r.b.(interface{ PluginName() string }); ok && p.PluginName() != "" {
-			name += ":" + p.PluginName()
-		}
-		return r.b, name, nil
+		return r.b, r.x, r.err
 	case <-time.After(timeout):
-		return nil, "", fmt.Errorf("gave up after %v waiting for the XLA plugin (auto-install download?); set %s to wait longer or %s=go to skip XLA",
-			timeout, EnvXLATimeout, EnvBackend)
+		return nil, xlaPlugin{}, fmt.Errorf("gave up after %v waiting for the XLA plugin %q to load (or download); set %s to wait longer",
+			timeout, plugin, EnvXLATimeout)
 	}
+}
+
+func startXLA(plugin, options string) (compute.Backend, xlaPlugin, error) {
+	path := plugin
+	if filepath.IsAbs(plugin) {
+		if err := CheckPluginFile(path); err != nil {
+			return nil, xlaPlugin{}, err
+		}
+	} else {
+		p, found, err := findPlugin(plugin)
+		if err != nil {
+			return nil, xlaPlugin{}, err
+		}
+		if !found {
+			if _, noAuto := os.LookupEnv(EnvNoAutoInstall); noAuto {
+				return nil, xlaPlugin{}, fmt.Errorf("no XLA plugin file %s in %s (%s is set, so go-xla does not download one): run `make xla` or set %s",
+					PluginFileName(plugin), strings.Join(pluginSearchDirs(), ", "), EnvNoAutoInstall, EnvXLAPlugin)
+			}
+			// go-xla's own search and download.
+			b, err := newOther("xla:" + plugin + options)
+			if err != nil {
+				return nil, xlaPlugin{}, fmt.Errorf("XLA plugin %q (go-xla's install): %s", plugin, oneLine(err))
+			}
+			return b, xlaPlugin{name: "xla:" + plugin}, nil
+		}
+		path = p
+	}
+	version, err := loadPJRT(path)
+	if err != nil {
+		return nil, xlaPlugin{}, err
+	}
+	b, err := newXLAFromFile(path, options)
+	if err != nil {
+		return nil, xlaPlugin{}, err
+	}
+	return b, xlaPlugin{name: "xla:" + pluginNameOf(path), plugin: path, version: version}, nil
+}
+
+// pluginNameOf is the plugin name in a file name (pjrt_c_api_cpu_plugin.so:
+// "cpu"), else the file name itself.
+func pluginNameOf(path string) string {
+	base := filepath.Base(path)
+	if n, ok := strings.CutPrefix(base, "pjrt_c_api_"); ok {
+		if i := strings.LastIndex(n, "_plugin."); i > 0 {
+			return n[:i]
+		}
+	}
+	return base
 }
 
 // oneLine keeps the first line of an error message (GoMLX errors can carry

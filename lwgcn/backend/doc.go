@@ -2,11 +2,27 @@
 // describes it in one line.
 //
 // Selection follows GOMLX_BACKEND when it is set ("go", "xla:cpu",
-// "xla:cuda", ...). When it is unset, XLA is tried first (GoMLX's own default),
-// and when XLA cannot be had (not compiled in, plugin missing and its
-// auto-install failing or timing out) the pure-Go backend is used and the line
-// printed at start says why. Nothing falls back silently and nothing waits
-// on a download for longer than XLATimeout.
+// "xla:cuda", "xla:/abs/path/pjrt_c_api_cpu_plugin.so", ...). When it is
+// unset, DefaultBackend runs (the pure-Go backend, measured faster than XLA
+// CPU at this project's graph sizes; see DefaultReason), and nothing is
+// downloaded. A backend that was asked for and cannot be had is an error in
+// one line naming the plugin file and what failed; lwgcn never falls back
+// to another backend behind the user's back.
+//
+// XLA plugins: "xla:<name>" loads, in order, the file LWGCN_XLA_PLUGIN names
+// (for "cpu"), else pjrt_c_api_<name>_plugin.so from PJRT_PLUGIN_LIBRARY_PATH
+// when set, else from the project's build/xla (what `make xla` installs from
+// a pinned PyPI wheel), ~/.local/lib/go-xla and /usr/local/lib/go-xla (where
+// go-xla's own installer puts it). Only when no file is found does go-xla
+// get the name, and then it downloads the plugin from GitHub unless
+// GOMLX_NO_AUTO_INSTALL is set. Before go-xla touches a file,
+// CheckPluginFile reads its ELF headers (missing, directory, not a shared
+// library, other CPU, truncated, no GetPjrtApi), and after dlopen the
+// plugin's PJRT C API version must be at least 0.MinPJRTMinor. go-xla's
+// panics are recovered into errors and its log output is muted while it
+// loads; the whole start is bounded by XLATimeout (LWGCN_XLA_TIMEOUT). A
+// plugin that crashes inside its own C code cannot be caught in-process;
+// the checks above keep the known bad files away from dlopen.
 //
 // XLA support is compiled in when cgo is available (the PJRT bridge needs a C
 // compiler at build time; the plugin itself is loaded with dlopen at run

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lwgcn/toolkit/lwgcn/figures"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
@@ -306,21 +307,14 @@ func speedSection(dir string) (string, error) {
 	b.WriteString("and the selection step, with the reference settings on the real datasets (`lwgcn bench`). The\n")
 	b.WriteString("PyTorch column is the authors' code on this kind of CPU (the target the engine issue gives), the\n")
 	b.WriteString("goal is the speed-up the issue asks for.\n\n")
-	b.WriteString("| dataset | ours ms/epoch | CPU ms/epoch | peak RSS | PyTorch ms/epoch | speed-up | goal | met? |\n|---|---:|---:|---:|---:|---:|---:|---|\n")
-	var prov results.Provenance
-	for _, r := range rows {
+	// One renderer for this table and notebook 05's (figures.SpeedTable).
+	speedRows := make([]figures.SpeedRow, len(rows))
+	for i, r := range rows {
 		t := PyTorchEpochMs[r.Dataset]
-		speed, met := "–", "–"
-		if t.Ms > 0 {
-			sp := t.Ms / r.MsPerEpoch
-			speed = fmt.Sprintf("%.1fx", sp)
-			met = map[bool]string{true: "yes", false: "no"}[sp >= t.Goal]
-		}
-		fmt.Fprintf(&b, "| %s | %.1f | %.1f | %.0f MiB | %.0f | %s | %.0fx | %s |\n", DatasetTitle(r.Dataset), r.MsPerEpoch,
-			r.CPUMs, float64(r.PeakRSS)/(1<<20), t.Ms, speed, t.Goal, met)
-		prov = r.Provenance
+		speedRows[i] = figures.SpeedRow{Dataset: r.Dataset, MsPerEpoch: r.MsPerEpoch, CPUMs: r.CPUMs, PeakRSS: r.PeakRSS,
+			PyTorchMs: t.Ms, Goal: t.Goal, Provenance: r.Provenance}
 	}
-	fmt.Fprintf(&b, "\n%s.\n", prov)
+	b.WriteString(figures.SpeedTable("", speedRows, DatasetTitle).Markdown())
 	suite, err := readBenchSuite(dir)
 	if err != nil {
 		return "", err

@@ -24,6 +24,9 @@ type EpochTiming struct {
 	// PeakRSSBytes is the process's peak resident memory (Linux VmHWM), 0
 	// where unavailable.
 	PeakRSSBytes uint64
+	// CompileSecs is the time the main model's epoch graph took to build
+	// and compile (not part of MsPerEpoch).
+	CompileSecs float64
 }
 
 // PrepareEpochs trains f_P on split 0 and prepares the main model's run:
@@ -68,7 +71,8 @@ func (r *Runner) MeasureEpoch(ctx context.Context, minTime time.Duration) (Epoch
 	}
 	wall := time.Since(start)
 	return EpochTiming{Epochs: n, MsPerEpoch: float64(wall.Microseconds()) / 1000 / float64(n),
-		CPUMsPerEpoch: float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(n), PeakRSSBytes: peakRSS()}, nil
+		CPUMsPerEpoch: float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(n), PeakRSSBytes: peakRSS(),
+		CompileSecs: r.main.CompileTime().Seconds()}, nil
 }
 
 func cpuTime() time.Duration {

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/gomlx/compute"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+	"github.com/lwgcn/toolkit/lwgcn/train/bench"
+)
+
+// backendLayerCases are the layer cases `bench -backends` times on each
+// backend: the parts of an LW-GCN epoch (label-wise network, GCNII) and the
+// GCN and MLP baselines, at the fusion setting lwgcn uses (fusion is a
+// pure-Go switch; XLA fuses on its own).
+var backendLayerCases = []string{"gcn", "labelwise-h64", "gcnii-2", "mlp", "labelwise-h256", "gcnii-64"}
+
+// benchBackends times, on each backend of configs (GOMLX_BACKEND values),
+// the full LW-GCN epoch on each dataset and the layer cases of graphs of
+// those datasets' sizes, and merges the timings into path
+// (results/bench-backends.json) after each backend. Backends are created in
+// this process one after the other; compile time is recorded apart from the
+// epoch time.
+func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.Duration, opts []datasets.Option, path string) error {
+	var rows []results.BackendBench
+	for _, config := range configs {
+		b, info, err := backend.NewFor(config)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(os.Stderr, info)
+		threads := fmt.Sprintf("GOMAXPROCS=%d, %d CPUs", runtime.GOMAXPROCS(0), runtime.NumCPU())
+		fmt.Printf("== %s (%s)\n", info.Name, threads)
+		for _, name := range datasetNames {
+			row, err := benchEpochOn(b, info, name, minTime, opts)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, row)
+			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", name, results.CaseEpoch, row.MsPerEpoch, row.CPUMs, row.CompileSecs)
+		}
+		cases := backendCases(datasetNames)
+		if epochOnly {
+			cases = nil
+		}
+		rep, err := bench.Run(b, info, cases, bench.Options{MinTime: minTime})
+		if err != nil {
+			return err
+		}
+		for _, c := range rep.Cases {
+			row := newBackendRow(c.Graph, c.Name, info)
+			row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs, row.Error =
+				c.CompileSecs, c.MsEpoch, c.CPUMsEpoch, c.PeakRSSBytes, c.Epochs, c.Error
+			rows = append(rows, row)
+			if c.Error != "" {
+				fmt.Printf("%-10s %-16s error: %s\n", c.Graph, c.Name, c.Error)
+			} else {
+				fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", c.Graph, c.Name, c.MsEpoch, c.CPUMsEpoch, c.CompileSecs)
+			}
+		}
+		b.Finalize()
+		// Written after each backend, so a long run interrupted later keeps
+		// what it measured.
+		if err := saveBackendRows(path, rows); err != nil {
+			return err
+		}
+		rows = rows[:0]
+	}
+	return nil
+}
+
+// saveBackendRows merges rows into path (or prints them for "-").
+func saveBackendRows(path string, rows []results.BackendBench) error {
+	if path == "-" {
+		return writeJSON(path, rows)
+	}
+	old, err := results.ReadBackendBench(path)
+	if err != nil {
+		return err
+	}
+	return writeJSON(path, results.MergeBackendBench(old, rows))
+}
+
+func newBackendRow(dataset, name string, info backend.Info) results.BackendBench {
+	return results.BackendBench{Dataset: dataset, Case: name, Backend: info.Name, GOMAXPROCS: runtime.GOMAXPROCS(0),
+		CPUs: runtime.NumCPU(), Provenance: results.NewProvenance(info.Name)}
+}
+
+// backendCases are the suite's backendLayerCases on graphs of the datasets'
+// sizes, with lwgcn's default fusion.
+func backendCases(datasetNames []string) []bench.Case {
+	var out []bench.Case
+	for _, c := range bench.Suite() {
+		if c.Fusion != backend.DefaultFusion {
+			continue
+		}
+		for _, n := range datasetNames {
+			for _, name := range backendLayerCases {
+				if c.Size.Name == n && c.Name == name {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// benchEpochOn times one full LW-GCN epoch on a dataset (reference
+// settings) on backend b.
+func benchEpochOn(b compute.Backend, info backend.Info, name string, minTime time.Duration, opts []datasets.Option) (results.BackendBench, error) {
+	ctx := context.Background()
+	row := newBackendRow(name, results.CaseEpoch, info)
+	g, err := experiments.LoadGraph(ctx, name, opts...)
+	if err != nil {
+		return row, err
+	}
+	r, err := lwgcn.NewRunner(b, info, g, lwgcn.Defaults(name), nil)
+	if err != nil {
+		return row, err
+	}
+	t, err := r.MeasureEpoch(ctx, minTime)
+	if err != nil {
+		return row, fmt.Errorf("%s on %s: %w", name, info.Name, err)
+	}
+	row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs = t.CompileSecs, t.MsPerEpoch, t.CPUMsPerEpoch, t.PeakRSSBytes, t.Epochs
+	return row, nil
+}
+
+// splitList splits a comma-separated flag, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,126 @@
+package figures
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/lwgcn/toolkit/lwgcn/plot"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// PyTorchThreads are the authors' PyTorch code's full-epoch times, ms, at
+// one and two threads ([0], [1]); 0 where not measured.
+type PyTorchThreads map[string][2]float64
+
+// BackendSpeedTable compares backends on `lwgcn bench -backends` timings:
+// one row per dataset, case and thread count, with each backend's
+// steady-state ms/epoch (wall, and process CPU time in parentheses: the
+// steadier figure on a shared machine) and compile time, and for the full LW-GCN epoch the
+// authors' PyTorch time at the same number of threads divided by each
+// backend's (above 1: faster than PyTorch). Backends are ordered "go"
+// first, then by name; a failed timing shows its error.
+func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTorchThreads, datasetTitle func(string) string,
+	order []string) *plot.Table {
+	if datasetTitle == nil {
+		datasetTitle = func(s string) string { return s }
+	}
+	var backends []string
+	for _, r := range rows {
+		if !slices.Contains(backends, r.Backend) {
+			backends = append(backends, r.Backend)
+		}
+	}
+	sort.Slice(backends, func(i, j int) bool {
+		if (backends[i] == "go") != (backends[j] == "go") {
+			return backends[i] == "go"
+		}
+		return backends[i] < backends[j]
+	})
+	header := []string{"dataset", "case", "threads"}
+	for _, b := range backends {
+		header = append(header, b+" ms/epoch (CPU ms)", b+" compile (s)")
+	}
+	header = append(header, "PyTorch ms/epoch")
+	for _, b := range backends {
+		header = append(header, "PyTorch ÷ "+b)
+	}
+	t := plot.NewTable(caption).Header(header...)
+
+	type key struct {
+		dataset, cas string
+		threads      int
+	}
+	byKey := map[key]map[string]results.BackendBench{}
+	var keys []key
+	var prov results.Provenance
+	for _, r := range rows {
+		k := key{r.Dataset, r.Case, r.Threads()}
+		if byKey[k] == nil {
+			byKey[k] = map[string]results.BackendBench{}
+			keys = append(keys, k)
+		}
+		byKey[k][r.Backend] = r
+		if r.Provenance.Date >= prov.Date {
+			prov = r.Provenance
+		}
+	}
+	rank := func(d string) int {
+		if i := slices.Index(order, d); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.dataset != b.dataset {
+			if rank(a.dataset) != rank(b.dataset) {
+				return rank(a.dataset) < rank(b.dataset)
+			}
+			return a.dataset < b.dataset
+		}
+		if (a.cas == results.CaseEpoch) != (b.cas == results.CaseEpoch) {
+			return a.cas == results.CaseEpoch
+		}
+		if a.cas != b.cas {
+			return a.cas < b.cas
+		}
+		return a.threads < b.threads
+	})
+	for _, k := range keys {
+		cells := []plot.Cell{plot.Text(datasetTitle(k.dataset)), plot.Text(k.cas), plot.Num(float64(k.threads), 0)}
+		for _, b := range backends {
+			r, ok := byKey[k][b]
+			switch {
+			case !ok:
+				cells = append(cells, plot.Text("not run"), plot.Text("–"))
+			case r.Error != "":
+				cells = append(cells, plot.Text("error: "+r.Error), plot.Text("–"))
+			default:
+				cells = append(cells, plot.Text(fmt.Sprintf("%.1f (%.1f)", r.MsPerEpoch, r.CPUMs)), plot.Num(r.CompileSecs, 2))
+			}
+		}
+		pt := 0.0
+		if k.cas == results.CaseEpoch && k.threads >= 1 && k.threads <= 2 {
+			pt = pytorch[k.dataset][k.threads-1]
+		}
+		if pt > 0 {
+			cells = append(cells, plot.Num(pt, 1))
+		} else {
+			cells = append(cells, plot.Text("–"))
+		}
+		for _, b := range backends {
+			r, ok := byKey[k][b]
+			if pt > 0 && ok && r.Error == "" {
+				cells = append(cells, plot.Text(fmt.Sprintf("%.1f×", pt/r.MsPerEpoch)))
+			} else {
+				cells = append(cells, plot.Text("–"))
+			}
+		}
+		t.Row(cells...)
+	}
+	if prov.Date != "" {
+		t.Footer(prov.String())
+	}
+	return t
+}

@@ -1,0 +1,109 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+)
+
+// CaseEpoch is BackendBench.Case for the full LW-GCN epoch on a real dataset;
+// other cases are layer benchmarks on random graphs of a dataset's size
+// (train/bench's case names: "gcn", "labelwise-h64", ...).
+const CaseEpoch = "lwgcn-epoch"
+
+// BackendBench is one timing of `lwgcn bench -backends ...`
+// (results/bench-backends.json, a JSON list): one case on one dataset, on
+// one backend, with a given number of threads.
+type BackendBench struct {
+	Dataset string `json:"dataset"`
+	Case    string `json:"case"`
+	// Backend is the backend's name ("go", "xla:cpu").
+	Backend string `json:"backend"`
+	// GOMAXPROCS is Go's thread limit; CPUs the CPUs the process may run on
+	// (its affinity mask), which is also the size of XLA CPU's thread pool.
+	GOMAXPROCS int `json:"gomaxprocs"`
+	CPUs       int `json:"cpus"`
+	// CompileSecs is the time to build and compile the epoch graph,
+	// excluded from MsPerEpoch (the steady-state epoch, after a warm-up).
+	CompileSecs float64 `json:"compile_secs"`
+	MsPerEpoch  float64 `json:"ms_per_epoch"`
+	CPUMs       float64 `json:"cpu_ms_per_epoch"`
+	PeakRSS     uint64  `json:"peak_rss_bytes,omitempty"`
+	Epochs      int     `json:"epochs_measured"`
+	// Error, when set, says why the case could not be measured.
+	Error      string     `json:"error,omitempty"`
+	Provenance Provenance `json:"provenance"`
+}
+
+// Threads is the number of threads the timing ran with: min(GOMAXPROCS,
+// CPUs) on the Go backend, CPUs on XLA (its own pool).
+func (r BackendBench) Threads() int {
+	if r.Backend == "go" {
+		return min(r.GOMAXPROCS, r.CPUs)
+	}
+	return r.CPUs
+}
+
+// Key identifies the timing within the file: a later one with the same key
+// replaces it.
+func (r BackendBench) Key() string {
+	return fmt.Sprintf("%s/%s/%s/threads=%d", r.Dataset, r.Case, r.Backend, r.Threads())
+}
+
+// ReadBackendBench reads and checks a bench-backends.json file; a missing
+// file is no rows and no error.
+func ReadBackendBench(path string) ([]BackendBench, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	var rows []BackendBench
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return nil, fmt.Errorf("results: %s: %w", path, err)
+	}
+	for i, r := range rows {
+		if r.Dataset == "" || r.Case == "" || r.Backend == "" || r.CPUs <= 0 || r.GOMAXPROCS <= 0 {
+			return nil, fmt.Errorf("results: %s: record %d lacks dataset, case, backend, cpus or gomaxprocs", path, i)
+		}
+		if r.Error == "" && !(r.MsPerEpoch > 0) {
+			return nil, fmt.Errorf("results: %s: record %d (%s) has no positive ms_per_epoch and no error", path, i, r.Key())
+		}
+	}
+	return rows, nil
+}
+
+// MergeBackendBench returns old with every row of add replacing the row of
+// the same key (or appended), sorted by dataset, case, backend and threads.
+func MergeBackendBench(old, add []BackendBench) []BackendBench {
+	byKey := map[string]BackendBench{}
+	for _, r := range old {
+		byKey[r.Key()] = r
+	}
+	for _, r := range add {
+		byKey[r.Key()] = r
+	}
+	out := make([]BackendBench, 0, len(byKey))
+	for _, r := range byKey {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Dataset != b.Dataset {
+			return a.Dataset < b.Dataset
+		}
+		if a.Case != b.Case {
+			return a.Case < b.Case
+		}
+		if a.Threads() != b.Threads() {
+			return a.Threads() < b.Threads()
+		}
+		return a.Backend < b.Backend
+	})
+	return out
+}
