@@ -13,7 +13,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train/bench"
 )
@@ -123,7 +123,7 @@ func benchEpochOn(b compute.Backend, info backend.Info, name string, minTime tim
 	if err != nil {
 		return row, err
 	}
-	r, err := lwgcn.NewRunner(b, info, g, lwgcn.Defaults(name), nil)
+	r, err := labelwise.NewRunner(b, info, g, labelwise.Defaults(name), nil)
 	if err != nil {
 		return row, err
 	}

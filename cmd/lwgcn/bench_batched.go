@@ -18,7 +18,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
@@ -198,11 +198,11 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 	per := 1
 	// f_P only provides the pseudo-labels before the timed epochs: 20
 	// epochs of it, batched and alone alike.
-	cfg := lwgcn.Defaults(ds)
+	cfg := labelwise.Defaults(ds)
 	cfg.PseudoEpochs = 20
 	switch {
 	case modelName == "lwgcn" && mode == "batched":
-		r, err := lwgcn.NewBatchedRunner(b, info, g, cfg, runs, nil)
+		r, err := labelwise.NewBatchedRunner(b, info, g, cfg, runs, nil)
 		if err != nil {
 			return blockTiming{}, err
 		}
@@ -212,7 +212,7 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 		}
 		epoch, per = er.Epoch, runs
 	case modelName == "lwgcn" && mode == "alone":
-		r, err := lwgcn.NewRunner(b, info, g, cfg, nil)
+		r, err := labelwise.NewRunner(b, info, g, cfg, nil)
 		if err != nil {
 			return blockTiming{}, err
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -25,8 +25,8 @@ func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime ti
 		if err != nil {
 			return err
 		}
-		cfg := lwgcn.Defaults(name)
-		r, err := lwgcn.NewRunner(b, info, g, cfg, nil)
+		cfg := labelwise.Defaults(name)
+		r, err := labelwise.NewRunner(b, info, g, cfg, nil)
 		if err != nil {
 			return err
 		}

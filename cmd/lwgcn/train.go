@@ -14,7 +14,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
@@ -25,9 +25,9 @@ func init() {
 }
 
 // lwgcnVariants are the LW-GCN configurations `train` accepts.
-var lwgcnVariants = map[string]func(lwgcn.Config) lwgcn.Config{
-	"lwgcn": func(c lwgcn.Config) lwgcn.Config { return c }, "lwgcn-g": lwgcn.Config.WithoutSelection,
-	"lwgcn-p": lwgcn.Config.WithGCNPseudoLabels, "lwgcn-gcn": lwgcn.Config.WithGCNBackbone,
+var lwgcnVariants = map[string]func(labelwise.Config) labelwise.Config{
+	"lwgcn": func(c labelwise.Config) labelwise.Config { return c }, "lwgcn-g": labelwise.Config.WithoutSelection,
+	"lwgcn-p": labelwise.Config.WithGCNPseudoLabels, "lwgcn-gcn": labelwise.Config.WithGCNBackbone,
 }
 
 // Flags of one kind of model only (train rejects them for the other kind).
@@ -129,7 +129,7 @@ func runTrain(args []string) error {
 	var run func(split int, seed int64) (splitOutcome, error)
 	var describe, config string
 	if mk, ok := lwgcnVariants[*modelName]; ok {
-		cfg := mk(lwgcn.Defaults(*dataset))
+		cfg := mk(labelwise.Defaults(*dataset))
 		if set["epochs"] {
 			cfg.Epochs = *epochs
 		}
@@ -158,7 +158,7 @@ func runTrain(args []string) error {
 			cfg.GCNIILayers = *gcniiLayers
 		}
 		if set["variant"] {
-			if cfg.Variant, err = lwgcn.ParseVariant(*variant); err != nil {
+			if cfg.Variant, err = labelwise.ParseVariant(*variant); err != nil {
 				return err
 			}
 		}
@@ -166,7 +166,7 @@ func runTrain(args []string) error {
 		if err := cfg.Validate(); err != nil {
 			return usageError{err} // a flag out of range
 		}
-		r, err := lwgcn.NewRunner(b, info, g, cfg, progress)
+		r, err := labelwise.NewRunner(b, info, g, cfg, progress)
 		if err != nil {
 			return err
 		}

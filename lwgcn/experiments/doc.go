@@ -12,6 +12,6 @@
 // Protocol (the paper's): the 10 Geom-GCN splits with seed 15 for WebKB and
 // Wikipedia graphs (and the 10 masks of the filtered graphs); the public
 // Planetoid split with seeds 10, 11 and 12; the 5 fixed splits of
-// arxiv-year. Hyperparameters come from lwgcn.Defaults and the zoo entries,
+// arxiv-year. Hyperparameters come from labelwise.Defaults and the zoo entries,
 // chosen on validation accuracy only (see Grid).
 package experiments

@@ -13,7 +13,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
@@ -127,19 +127,19 @@ func shortHash(s string) string {
 // --- LW-GCN variants ---
 
 func init() {
-	variants := map[string]func(lwgcn.Config) lwgcn.Config{
-		"lwgcn":         func(c lwgcn.Config) lwgcn.Config { return c },
-		"lwgcn-p":       lwgcn.Config.WithGCNPseudoLabels,
-		"lwgcn-g":       lwgcn.Config.WithoutSelection,
-		"lwgcn-gcn":     lwgcn.Config.WithGCNBackbone,
-		"lwgcn+refine1": func(c lwgcn.Config) lwgcn.Config { c.RefineRounds = 1; return c },
-		"lwgcn+refine2": func(c lwgcn.Config) lwgcn.Config { c.RefineRounds = 2; return c },
+	variants := map[string]func(labelwise.Config) labelwise.Config{
+		"lwgcn":         func(c labelwise.Config) labelwise.Config { return c },
+		"lwgcn-p":       labelwise.Config.WithGCNPseudoLabels,
+		"lwgcn-g":       labelwise.Config.WithoutSelection,
+		"lwgcn-gcn":     labelwise.Config.WithGCNBackbone,
+		"lwgcn+refine1": func(c labelwise.Config) labelwise.Config { c.RefineRounds = 1; return c },
+		"lwgcn+refine2": func(c labelwise.Config) labelwise.Config { c.RefineRounds = 2; return c },
 	}
 	for name, f := range variants {
 		RegisterMethod(name, func(env Env) (Method, error) {
-			cfg := f(lwgcn.Defaults(env.Dataset))
+			cfg := f(labelwise.Defaults(env.Dataset))
 			env.Override.apply(&cfg.Epochs, &cfg.Hidden, &cfg.Layers, &cfg.WeightDecay)
-			r, err := lwgcn.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
+			r, err := labelwise.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
 			if err != nil {
 				return nil, err
 			}
@@ -149,8 +149,8 @@ func init() {
 }
 
 type lwgcnMethod struct {
-	cfg    lwgcn.Config
-	runner *lwgcn.Runner
+	cfg    labelwise.Config
+	runner *labelwise.Runner
 }
 
 func (m *lwgcnMethod) Config() string {
@@ -162,7 +162,7 @@ func (m *lwgcnMethod) Params() map[string]float64 {
 	c := m.cfg
 	p := map[string]float64{"hidden": float64(c.Hidden), "layers": float64(c.Layers), "dropout": c.Dropout,
 		"lr": c.LR, "weight_decay": c.WeightDecay, "epochs": float64(c.Epochs)}
-	if c.Backbone == lwgcn.BackboneGCNII {
+	if c.Backbone == labelwise.BackboneGCNII {
 		p["gcnii_layers"], p["alpha"], p["lambda"] = float64(c.GCNIILayers), c.Alpha, c.Lambda
 	}
 	if c.RefineRounds > 0 {
@@ -182,7 +182,7 @@ func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, 
 		Epochs: m.cfg.Epochs, MsPerEpoch: f.MsPerEpoch, CompileSecs: res.CompileSecs,
 		Metrics: map[string]float64{"pseudo_acc": f.PseudoAcc, "fp_test_acc": res.PseudoTestAcc,
 			"fp_ms_per_epoch": res.PseudoMsPerEpoch}}
-	if m.cfg.Backbone != lwgcn.BackboneNone {
+	if m.cfg.Backbone != labelwise.BackboneNone {
 		w := f.WeightFC
 		o.SelectionWeight = &w
 	}

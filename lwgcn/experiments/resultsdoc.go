@@ -107,7 +107,7 @@ func table2Section(dir string) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString("## Table 2: node classification\n\n")
-	b.WriteString("Ours (this implementation, reference hyperparameters of `lwgcn.Defaults` and `zoo`) against the\n")
+	b.WriteString("Ours (this implementation, reference hyperparameters of `labelwise.Defaults` and `zoo`) against the\n")
 	b.WriteString("paper's Table 2 and appendix Tables 5-6. The filtered Chameleon/Squirrel (Platonov et al. 2023)\n")
 	b.WriteString("have no paper number: the paper's unfiltered numbers are inflated by duplicate nodes that leak\n")
 	b.WriteString("between train and test.\n\n")

@@ -17,7 +17,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
@@ -267,7 +267,7 @@ func labelWise(g *graph.Graph) func(*nn.Inputs) error {
 		if err != nil {
 			return err
 		}
-		return lw.AddTo(in, lwgcn.LabelWiseInput, g.Features())
+		return lw.AddTo(in, labelwise.LabelWiseInput, g.Features())
 	}
 }
 
@@ -292,21 +292,21 @@ func TestModelsForwardAndGradients(t *testing.T) {
 			compareModel(t, m, mg, nil)
 		})
 	}
-	for _, v := range []lwgcn.Variant{lwgcn.Small, lwgcn.Dense} {
+	for _, v := range []labelwise.Variant{labelwise.Small, labelwise.Dense} {
 		t.Run("lwgcn-fc-"+v.String(), func(t *testing.T) {
-			compareModel(t, lwgcn.LabelWiseGCN{Variant: v, Layers: 2, Hidden: 16, Dropout: 0.5}, g, labelWise(g))
+			compareModel(t, labelwise.LabelWiseGCN{Variant: v, Layers: 2, Hidden: 16, Dropout: 0.5}, g, labelWise(g))
 		})
 	}
-	adj, err := lwgcn.OfficialAdjacency(g)
+	adj, err := labelwise.OfficialAdjacency(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, fg := range []nn.Model{
-		nn.GCNII{Layers: 4, Hidden: 16, Dropout: 0.5, Alpha: lwgcn.DefaultAlpha, Lambda: lwgcn.DefaultLambda},
+		nn.GCNII{Layers: 4, Hidden: 16, Dropout: 0.5, Alpha: labelwise.DefaultAlpha, Lambda: labelwise.DefaultLambda},
 		nn.GCN{Hidden: 16, Dropout: 0.5},
 	} {
 		t.Run("lwgcn-selection-"+fg.Name(), func(t *testing.T) {
-			sel := &lwgcn.Selection{FC: lwgcn.LabelWiseGCN{Variant: lwgcn.Small, Layers: 2, Hidden: 16}, FG: fg, Adj: adj, InnerSteps: 1}
+			sel := &labelwise.Selection{FC: labelwise.LabelWiseGCN{Variant: labelwise.Small, Layers: 2, Hidden: 16}, FG: fg, Adj: adj, InnerSteps: 1}
 			compareModel(t, sel, g, labelWise(g))
 		})
 	}

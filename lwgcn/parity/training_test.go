@@ -8,7 +8,7 @@ import (
 	"github.com/gomlx/compute"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
-	"github.com/lwgcn/toolkit/lwgcn/lwgcn"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
@@ -99,19 +99,19 @@ func TestZooTraining(t *testing.T) {
 func TestLWGCNTraining(t *testing.T) {
 	goB, xlaB := backends(t)
 	g := tinyGraph(t, 40, 12, 3, rand.New(rand.NewPCG(5, 6)))
-	small := lwgcn.Defaults("texas")
+	small := labelwise.Defaults("texas")
 	small.Hidden, small.GCNIILayers = 16, 2
-	dense := lwgcn.Defaults("chameleon")
+	dense := labelwise.Defaults("chameleon")
 	dense.Hidden = 16
-	for name, cfg := range map[string]lwgcn.Config{
+	for name, cfg := range map[string]labelwise.Config{
 		"lwgcn-small": small,
 		"lwgcn-dense": dense,
 		"lwgcn-gcn":   small.WithGCNBackbone(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			cfg.Dropout, cfg.PseudoDropout, cfg.Epochs, cfg.PseudoEpochs = 0, 0, trainingEpochs, trainingEpochs
-			run := func(b compute.Backend) *lwgcn.SplitResult {
-				r, err := lwgcn.NewRunner(b, backend.Describe(b), g, cfg, nil)
+			run := func(b compute.Backend) *labelwise.SplitResult {
+				r, err := labelwise.NewRunner(b, backend.Describe(b), g, cfg, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -33,8 +33,8 @@
 // converts an nn.Model, and says which models have no batched form yet.
 // Models defined elsewhere plug in through Batchable, RunInputs (per-run
 // inputs such as LW-GCN's pseudo-labels), Epocher (their own epoch) and
-// MemoryEstimator: package lwgcn batches f_C (LW-GCN\G) and LW-GCN with
-// selection that way (lwgcn.BatchedRunner). GAT and the other baselines are
+// MemoryEstimator: package labelwise batches f_C (LW-GCN\G) and LW-GCN with
+// selection that way (labelwise.BatchedRunner). GAT and the other baselines are
 // trained one run at a time. The unbatched trainer (package train) stays
 // the reference and the debugging path.
 //

@@ -1,4 +1,4 @@
-package lwgcn
+package labelwise
 
 import (
 	"context"

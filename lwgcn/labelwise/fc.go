@@ -1,4 +1,4 @@
-package lwgcn
+package labelwise
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"

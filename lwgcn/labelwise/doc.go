@@ -1,4 +1,4 @@
-// Package lwgcn implements the paper's method, LW-GCN (Dai et al., LoG 2022),
+// Package labelwise implements the paper's method, LW-GCN (Dai et al., LoG 2022),
 // exactly as its authors' code runs it, with its ablations and one extension:
 //
 //   - f_P, the pseudo-labeller: an MLP (one hidden layer of 64) trained on the
@@ -40,4 +40,4 @@
 // on top of existing self loops (a node with a self loop gets weight 2) and
 // D the row sums (duplicate rows counted). OfficialAdjacency builds exactly
 // that; PyG's gcn_norm (nn.GCNNormalized) replaces self loops instead.
-package lwgcn
+package labelwise
