@@ -349,6 +349,7 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 		}
 		return c / n
 	}
+	firstLoss := make([]float64, len(batch)) // each run's first training loss (train.CheckLoss)
 	var durations []time.Duration
 	for epoch := 1; epoch <= t.cfg.Epochs; epoch++ {
 		if err := ctx.Err(); err != nil {
@@ -386,6 +387,13 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 				_ = outs[1].FinalizeAll()
 				return nil, fmt.Errorf("batched: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v, val loss %v)",
 					t.unb.Name(), t.graph.Name(), rr.Split, rr.Seed, epoch, train.ErrNonFinite, es.TrainLoss, es.ValLoss)
+			}
+			if epoch == 1 {
+				firstLoss[k] = es.TrainLoss
+			}
+			if err := train.CheckLoss(epoch, es.TrainLoss, firstLoss[k]); err != nil {
+				_ = outs[1].FinalizeAll()
+				return nil, fmt.Errorf("batched: %s on %s, split %d, seed %d: %w", t.unb.Name(), t.graph.Name(), rr.Split, rr.Seed, err)
 			}
 			rr.History = append(rr.History, es)
 			rr.Epochs = epoch
