@@ -86,14 +86,7 @@ func NewRunner(b compute.Backend, info backend.Info, g *graph.Graph, cfg Config,
 	r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), progress: progress}
 
 	// f_P.
-	var pm nn.Model = nn.MLP{Hidden: cfg.PseudoHidden, Dropout: cfg.PseudoDropout}
-	if cfg.Pseudo == PseudoGCN {
-		pm = nn.GCN{Hidden: cfg.PseudoHidden, Dropout: 0.5}
-	}
-	pEpochs := cfg.PseudoEpochs
-	if pEpochs == 0 {
-		pEpochs = cfg.Epochs
-	}
+	pm, pEpochs := cfg.pseudoModel()
 	var err error
 	r.pseudo, err = train.New(b, pm, r.mg, train.Config{Epochs: pEpochs, LR: cfg.PseudoLR, WeightDecay: cfg.PseudoWD, Backend: info})
 	if err != nil {
@@ -188,4 +181,18 @@ func (r *Runner) Run(ctx context.Context, split int, seed int64) (*SplitResult, 
 	res.Predictions = r.labels
 	res.CompileSecs = r.main.CompileTime().Seconds() + r.pseudo.CompileTime().Seconds()
 	return res, nil
+}
+
+// pseudoModel is the pseudo-label predictor f_P and its epochs (PseudoEpochs,
+// else Epochs), for the runner alone and the batched one.
+func (cfg Config) pseudoModel() (nn.Model, int) {
+	var pm nn.Model = nn.MLP{Hidden: cfg.PseudoHidden, Dropout: cfg.PseudoDropout}
+	if cfg.Pseudo == PseudoGCN {
+		pm = nn.GCN{Hidden: cfg.PseudoHidden, Dropout: 0.5}
+	}
+	epochs := cfg.PseudoEpochs
+	if epochs == 0 {
+		epochs = cfg.Epochs
+	}
+	return pm, epochs
 }

@@ -52,14 +52,7 @@ func NewBatchedRunner(b compute.Backend, info backend.Info, g *graph.Graph, cfg 
 		}
 		return l, nil
 	}
-	var pm nn.Model = nn.MLP{Hidden: cfg.PseudoHidden, Dropout: cfg.PseudoDropout}
-	if cfg.Pseudo == PseudoGCN {
-		pm = nn.GCN{Hidden: cfg.PseudoHidden, Dropout: 0.5}
-	}
-	pEpochs := cfg.PseudoEpochs
-	if pEpochs == 0 {
-		pEpochs = cfg.Epochs
-	}
+	pm, pEpochs := cfg.pseudoModel()
 	var err error
 	r.pseudo, err = batched.New(b, pm, r.mg, batched.Config{Epochs: pEpochs, LR: cfg.PseudoLR, WeightDecay: cfg.PseudoWD,
 		BatchSize: batchSize, Backend: info})
