@@ -30,6 +30,16 @@ type Control struct {
 	Min, Max, Step float64
 	Default        float64
 	Options        []string
+	// AppliesWhen, if set, says for which values the control has an effect
+	// (e.g. an SBM's node count not when another generator is chosen); the
+	// values' caption leaves it out otherwise. Nil: always.
+	AppliesWhen func(Values) bool
+}
+
+// When is c with AppliesWhen set to applies.
+func (c Control) When(applies func(Values) bool) Control {
+	c.AppliesWhen = applies
+	return c
 }
 
 // Slider is a numeric control over [min, max] in steps of step.
@@ -159,11 +169,15 @@ func (v Values) Choice(name string) string {
 	return v.controls[i].Format(v.values[i])
 }
 
-// String lists the values, "name = value" separated by commas.
+// String lists the values of the controls that apply (Control.AppliesWhen),
+// "name = value" separated by commas.
 func (v Values) String() string {
-	parts := make([]string, len(v.controls))
+	var parts []string
 	for i, c := range v.controls {
-		parts[i] = c.Name + " = " + c.Format(v.values[i])
+		if c.AppliesWhen != nil && !c.AppliesWhen(v) {
+			continue
+		}
+		parts = append(parts, c.Name+" = "+c.Format(v.values[i]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -71,6 +71,15 @@ func TestValues(t *testing.T) {
 	if got, want := v.String(), "h = 0.3, d = 5, model = mlp"; got != want {
 		t.Errorf("String = %q, want %q", got, want)
 	}
+	// A control that does not apply (AppliesWhen false) is left out of the caption.
+	sbm := func(v Values) bool { return v.Choice("model") == "gcn" }
+	u := newValues([]Control{Slider("h", 0, 1, 0.1, 0.3), Slider("n", 100, 900, 100, 500).When(sbm), Select("model", []string{"gcn", "mlp"}, 1)})
+	if got, want := u.String(), "h = 0.3, model = mlp"; got != want {
+		t.Errorf("String with a control not applying = %q, want %q", got, want)
+	}
+	if got, want := u.with(2, 0).String(), "h = 0.3, n = 500, model = gcn"; got != want {
+		t.Errorf("String with the control applying = %q, want %q", got, want)
+	}
 	w := v.with(0, 7)
 	if w.Float("h") != 0.7 || v.Float("h") != 0.3 {
 		t.Errorf("with changed the original or did not apply: %s / %s", v, w)

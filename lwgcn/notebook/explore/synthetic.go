@@ -48,13 +48,16 @@ func Synthetic(train TrainFunc, bases ...BaseGraph) *notebook.Explorer {
 	for _, b := range bases {
 		gens = append(gens, "Algorithm 2 on "+b.Name)
 	}
+	// Algorithm 2 keeps the base's nodes, classes and features: those
+	// sliders apply to the SBM only.
+	sbmOnly := func(v notebook.Values) bool { return len(bases) == 0 || v.Int("generator") == 0 }
 	controls := []notebook.Control{
-		notebook.Slider("nodes", 200, 3000, 100, notebook.IfQuick(500.0, 1000.0)),
-		notebook.Slider("classes", 2, 8, 1, 3),
+		notebook.Slider("nodes", 200, 3000, 100, notebook.IfQuick(500.0, 1000.0)).When(sbmOnly),
+		notebook.Slider("classes", 2, 8, 1, 3).When(sbmOnly),
 		notebook.Slider("homophily", 0, 1, 0.05, 0.2),
 		notebook.Slider("degree", 2, 30, 1, 10),
-		notebook.Slider("feature signal", 0, 3, 0.1, 1),
-		notebook.Slider("context", 0, 3, 0.25, 2),
+		notebook.Slider("feature signal", 0, 3, 0.1, 1).When(sbmOnly),
+		notebook.Slider("context", 0, 3, 0.25, 2).When(sbmOnly),
 	}
 	if len(bases) > 0 {
 		controls = append([]notebook.Control{notebook.Select("generator", gens, 0)}, controls...)

@@ -113,6 +113,10 @@ func TestSyntheticOnBaseGraph(t *testing.T) {
 	if g.NumNodes() != 600 || g.NumClasses() != 4 {
 		t.Errorf("resampled graph %v, want the base's 600 nodes and 4 classes", g)
 	}
+	// The caption names only what Algorithm 2 uses (not the SBM's 3000 nodes).
+	if got, want := v.String(), "generator = Algorithm 2 on base, homophily = 0.10, degree = 6"; got != want {
+		t.Errorf("caption %q, want %q", got, want)
+	}
 	if math.Abs(realised.H-0.1) > 0.01 || math.Abs(realised.AverageDegree-6) > 0.1 {
 		t.Errorf("realised %s, want h 0.1, degree 6", realised)
 	}
