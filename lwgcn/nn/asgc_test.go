@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // b4ASGCAdj builds the official ASGC adjacency densely: symmetrised binary
@@ -84,8 +86,8 @@ func TestASGCFilterMatchesNormalEquations(t *testing.T) {
 		2, 0, 0,
 		1, 1, 0,
 	}
-	g := b4Graph(t, n, src, dst, x, f, []int32{0, 1, 0, 1, 0, 1})
-	res, err := ASGCFilter(n, g.Src(), g.Dst(), g.Features(), k, reg, 1)
+	g := nntest.EdgeGraph(t, n, src, dst, x, f, []int32{0, 1, 0, 1, 0, 1})
+	res, err := nn.ASGCFilter(n, g.Src(), g.Dst(), g.Features(), k, reg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestASGCFilterMatchesNormalEquations(t *testing.T) {
 		for v := range n {
 			col[v] = []float64{float64(x[v*f+c])}
 		}
-		tcols := [][][]float64{col, matMul(a, col), matMul(a, matMul(a, col))}
+		tcols := [][][]float64{col, nntest.DenseMatMul(a, col), nntest.DenseMatMul(a, nntest.DenseMatMul(a, col))}
 		// Normal equations of ‖Tβ - x‖² + n·reg·β0².
 		ata := make([][]float64, k+1)
 		atb := make([]float64, k+1)
@@ -113,12 +115,13 @@ func TestASGCFilterMatchesNormalEquations(t *testing.T) {
 		ata[0][0] += n * reg
 		gotBeta := res.Coeffs[c*(k+1) : (c+1)*(k+1)]
 		var wantF []float64
-		if c == 2 { // zero feature: zero filter output
-			assertClose(t, "β of a zero feature", gotBeta, []float64{0, 0, 0}, 0)
+		if c == 2 {
+			nntest. // zero feature: zero filter output
+				AssertClose(t, "β of a zero feature", gotBeta, []float64{0, 0, 0}, 0)
 			wantF = make([]float64, n)
 		} else {
 			beta := b4Solve(ata, atb)
-			assertClose(t, "β", gotBeta, beta, 1e-9)
+			nntest.AssertClose(t, "β", gotBeta, beta, 1e-9)
 			for v := range n {
 				s := 0.0
 				for i := range k + 1 {
@@ -131,15 +134,15 @@ func TestASGCFilterMatchesNormalEquations(t *testing.T) {
 		for v := range n {
 			gotF[v] = float64(res.Features[v*f+c])
 		}
-		assertClose(t, "filtered feature", gotF, wantF, 1e-6)
+		nntest.AssertClose(t, "filtered feature", gotF, wantF, 1e-6)
 	}
 }
 
 func TestASGCFilterLimits(t *testing.T) {
-	g := tinyGraph(t)
-	x := denseX(g)
+	g := nntest.TinyGraph(t)
+	x := nntest.DenseX(g)
 	// reg = 0: β = e_0 reproduces x exactly.
-	res, err := ASGCFilter(5, g.Src(), g.Dst(), g.Features(), 3, 0, 0)
+	res, err := nn.ASGCFilter(5, g.Src(), g.Dst(), g.Features(), 3, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +155,8 @@ func TestASGCFilterLimits(t *testing.T) {
 	}
 	// Constant feature on a 2-regular graph (4-cycle): Âx = x, the Krylov
 	// columns coincide; optimum: β_0 = 0, Σβ = 1, filtered = x.
-	c4 := b4Graph(t, 4, []int32{0, 1, 2, 3}, []int32{1, 2, 3, 0}, []float32{2, 2, 2, 2}, 1, []int32{0, 1, 0, 1})
-	res, err = ASGCFilter(4, c4.Src(), c4.Dst(), c4.Features(), 3, 0.5, 1)
+	c4 := nntest.EdgeGraph(t, 4, []int32{0, 1, 2, 3}, []int32{1, 2, 3, 0}, []float32{2, 2, 2, 2}, 1, []int32{0, 1, 0, 1})
+	res, err = nn.ASGCFilter(4, c4.Src(), c4.Dst(), c4.Features(), 3, 0.5, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +167,13 @@ func TestASGCFilterLimits(t *testing.T) {
 	if math.Abs(res.Coeffs[0]) > 1e-12 || math.Abs(sum-1) > 1e-12 {
 		t.Fatalf("coefficients %v: want β_0 = 0 and Σβ = 1", res.Coeffs)
 	}
-	assertClose(t, "filtered", []float64{float64(res.Features[0]), float64(res.Features[1]), float64(res.Features[2]),
+	nntest.AssertClose(t, "filtered", []float64{float64(res.Features[0]), float64(res.Features[1]), float64(res.Features[2]),
 		float64(res.Features[3])}, []float64{2, 2, 2, 2}, 1e-7)
 }
 
 func TestASGCFilterWorkersAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 12))
-	const n, f = 30, 2*ASGCBlock + 5
+	const n, f = 30, 2*nn.ASGCBlock + 5
 	var src, dst []int32
 	for range 60 {
 		src, dst = append(src, int32(rng.IntN(n))), append(dst, int32(rng.IntN(n)))
@@ -181,12 +184,12 @@ func TestASGCFilterWorkersAgree(t *testing.T) {
 			x[i] = 1
 		}
 	}
-	g := b4Graph(t, n, src, dst, x, f, make([]int32, n))
-	one, err := ASGCFilter(n, src, dst, g.Features(), 4, 0.01, 1)
+	g := nntest.EdgeGraph(t, n, src, dst, x, f, make([]int32, n))
+	one, err := nn.ASGCFilter(n, src, dst, g.Features(), 4, 0.01, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	many, err := ASGCFilter(n, src, dst, g.Features().ToSparse(), 4, 0.01, 3)
+	many, err := nn.ASGCFilter(n, src, dst, g.Features().ToSparse(), 4, 0.01, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +201,7 @@ func TestASGCFilterWorkersAgree(t *testing.T) {
 }
 
 func TestASGCFilterErrors(t *testing.T) {
-	g := tinyGraph(t)
+	g := nntest.TinyGraph(t)
 	for _, tc := range []struct {
 		n    int
 		k    int
@@ -210,40 +213,40 @@ func TestASGCFilterErrors(t *testing.T) {
 		{5, 2, math.Inf(1), "nn: ASGC regularisation must be finite and >= 0, got +Inf"},
 		{6, 2, 0.1, "nn: ASGC features have 5 rows for 6 nodes"},
 	} {
-		_, err := ASGCFilter(tc.n, g.Src(), g.Dst(), g.Features(), tc.k, tc.reg, 1)
+		_, err := nn.ASGCFilter(tc.n, g.Src(), g.Dst(), g.Features(), tc.k, tc.reg, 1)
 		if err == nil || err.Error() != tc.want {
 			t.Fatalf("got error %v, want %q", err, tc.want)
 		}
 	}
-	if _, err := ASGCFilter(3, []int32{0}, []int32{7}, tinyGraph(t).Features().SelectRows([]int32{0, 1, 2}), 1, 0.1, 1); err == nil ||
+	if _, err := nn.ASGCFilter(3, []int32{0}, []int32{7}, nntest.TinyGraph(t).Features().SelectRows([]int32{0, 1, 2}), 1, 0.1, 1); err == nil ||
 		err.Error() != "nn: edge 0 (0 -> 7) outside 3 nodes" {
 		t.Fatalf("got error %v", err)
 	}
 }
 
 func TestASGCModel(t *testing.T) {
-	g := tinyGraph(t)
-	m := ASGC{K: 2, Reg: 0.01}
-	in := NewInputs()
+	g := nntest.TinyGraph(t)
+	m := nn.ASGC{K: 2, Reg: 0.01}
+	in := nn.NewInputs()
 	in.DType = dtypes.Float64
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}
-	res, err := ASGCFilter(5, g.Src(), g.Dst(), g.Features(), 2, 0.01, 0)
+	res, err := nn.ASGCFilter(5, g.Src(), g.Dst(), g.Features(), 2, 0.01, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, in, 1, func(scope *model.Scope, n *Nodes) *Node { return m.Forward(scope, n, false) })
-	h.forward()
+	h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node { return m.Forward(scope, n, false) })
+	h.Forward()
 	rng := rand.New(rand.NewPCG(3, 3))
-	w, b := b4Rand(rng, 4, 3), []float64{0.1, 0.2, -0.3}
-	h.store.GetVariable("/fc/weight").MustSetValue(x0Tensor(w, 4, 3))
-	h.store.GetVariable("/fc/bias").MustSetValue(x0Tensor(b, 3))
-	got, _ := h.forward()
+	w, b := nntest.RandValues(rng, 4, 3), []float64{0.1, 0.2, -0.3}
+	h.Store.GetVariable("/fc/weight").MustSetValue(nntest.Float64Tensor(w, 4, 3))
+	h.Store.GetVariable("/fc/bias").MustSetValue(nntest.Float64Tensor(b, 3))
+	got, _ := h.Forward()
 	xf := make([]float64, len(res.Features))
 	for i, v := range res.Features {
 		xf[i] = float64(v)
 	}
-	assertClose(t, "ASGC logits", got, flat(addBias(matMul(reshape(xf, 5, 4), reshape(w, 4, 3)), b)), 1e-9)
-	h.checkGradients(rng, 1e-6)
+	nntest.AssertClose(t, "ASGC logits", got, nntest.Flat(nntest.AddBias(nntest.DenseMatMul(nntest.Matrix(xf, 5, 4), nntest.Matrix(w, 4, 3)), b)), 1e-9)
+	h.CheckGradients(rng, 1e-6)
 }

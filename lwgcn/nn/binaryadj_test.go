@@ -1,6 +1,8 @@
-package nn
+package nn_test
 
 import (
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"math"
 	"strings"
 	"testing"
@@ -10,7 +12,7 @@ import (
 // loop 2 -> 2) as scipy builds them: duplicates collapse, A + I puts 2 on
 // node 2's diagonal.
 func TestBinaryAdjacencyByHand(t *testing.T) {
-	g := tinyGraph(t)
+	g := nntest.TinyGraph(t)
 	// Edges src -> dst: 0->1 1->0 2->1 3->2 4->3 1->2 0->4 2->2 2->1.
 	// Rows = src: A[0]={1,4} A[1]={0,2} A[2]={1,2} A[3]={2} A[4]={3}.
 	a := [][]float64{
@@ -20,11 +22,11 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 		{0, 0, 1, 0, 0},
 		{0, 0, 0, 1, 0},
 	}
-	m, err := BinaryAdjacency(5, g.Src(), g.Dst(), false, NormNone)
+	m, err := nn.BinaryAdjacency(5, g.Src(), g.Dst(), false, nn.NormNone)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertClose(t, "A", m.Dense(), flat(a), 0)
+	nntest.AssertClose(t, "A", m.Dense(), nntest.Flat(a), 0)
 
 	ai := [][]float64{
 		{1, 1, 0, 0, 1},
@@ -34,7 +36,7 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 		{0, 0, 0, 1, 1},
 	}
 	sums := []float64{3, 3, 3, 2, 2}
-	m, err = BinaryAdjacency(5, g.Src(), g.Dst(), true, NormRow)
+	m, err = nn.BinaryAdjacency(5, g.Src(), g.Dst(), true, nn.NormRow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +46,9 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 			want = append(want, ai[i][j]/sums[i])
 		}
 	}
-	assertClose(t, "D⁻¹(A+I)", m.Dense(), want, 1e-7)
+	nntest.AssertClose(t, "D⁻¹(A+I)", m.Dense(), want, 1e-7)
 
-	m, err = BinaryAdjacency(5, g.Src(), g.Dst(), true, NormSym)
+	m, err = nn.BinaryAdjacency(5, g.Src(), g.Dst(), true, nn.NormSym)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +58,9 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 			want = append(want, ai[i][j]/math.Sqrt(sums[i]*sums[j]))
 		}
 	}
-	assertClose(t, "D^-1/2(A+I)D^-1/2", m.Dense(), want, 1e-7)
+	nntest.AssertClose(t, "D^-1/2(A+I)D^-1/2", m.Dense(), want, 1e-7)
 
-	if _, err := BinaryAdjacency(3, []int32{0, 5}, []int32{1, 1}, false, NormNone); err == nil ||
+	if _, err := nn.BinaryAdjacency(3, []int32{0, 5}, []int32{1, 1}, false, nn.NormNone); err == nil ||
 		!strings.Contains(err.Error(), "entry 1 (5, 1) outside 3 nodes") {
 		t.Fatalf("bad edge: err = %v", err)
 	}

@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"testing"
@@ -6,33 +6,35 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // A 3-layer GCN is GCNConv(ReLU(GCNConv(ReLU(GCNConv(X))))) with the weights
 // conv1 [F,H], conv2 [H,H], conv3 [H,C]: compare its forward pass with the
 // explicit composition over the same variables.
 func TestGCNLayers(t *testing.T) {
-	g := tinyGraph(t)
-	m := GCN{Hidden: 4, Layers: 3}
-	in := NewInputs()
+	g := nntest.TinyGraph(t)
+	m := nn.GCN{Hidden: 4, Layers: 3}
+	in := nn.NewInputs()
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}
 	store := model.NewStore()
-	SetSeed(store, 5)
-	be := testBackend(t)
+	nn.SetSeed(store, 5)
+	be := nntest.Backend(t)
 	out := model.MustNewExec(be, store, func(scope *model.Scope, gr *Graph, p []*Node) *Node {
-		UseVariableParameters(scope, gr)
+		nn.UseVariableParameters(scope, gr)
 		return m.Forward(scope, in.Nodes(p), false)
 	}).MustCall(in.Tensors()...)[0]
 	got := tensors.MustCopyFlatData[float32](out)
 	ref := model.MustNewExec(be, store, func(scope *model.Scope, gr *Graph, p []*Node) *Node {
-		UseVariableParameters(scope, gr)
+		nn.UseVariableParameters(scope, gr)
 		n := in.Nodes(p)
-		adj := n.Sparse(InputGCNAdj)
-		h := ReLU(GCNConv(scope.In("conv1"), n.Features(InputFeatures), adj, 4))
-		h = ReLU(GCNConv(scope.In("conv2"), DenseFeatures(h), adj, 4))
-		return GCNConv(scope.In("conv3"), DenseFeatures(h), adj, g.NumClasses())
+		adj := n.Sparse(nn.InputGCNAdj)
+		h := nn.ReLU(nn.GCNConv(scope.In("conv1"), n.Features(nn.InputFeatures), adj, 4))
+		h = nn.ReLU(nn.GCNConv(scope.In("conv2"), nn.DenseFeatures(h), adj, 4))
+		return nn.GCNConv(scope.In("conv3"), nn.DenseFeatures(h), adj, g.NumClasses())
 	}).MustCall(in.Tensors()...)[0]
 	want := tensors.MustCopyFlatData[float32](ref)
 	if len(got) != len(want) {

@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 func scaleM(a [][]float64, s float64) [][]float64 {
@@ -40,39 +42,39 @@ func addM(a, b [][]float64) [][]float64 {
 // with non-default w and θ, on Â the row-normalised A + I of the tiny
 // graph; then gradients with respect to H, H0, w and θ.
 func TestGloGNNConv(t *testing.T) {
-	bothLayouts(t, func(t *testing.T) {
-		g := tinyGraph(t)
-		in := float64Inputs(t, g, false)
+	nntest.BothLayouts(t, func(t *testing.T) {
+		g := nntest.TinyGraph(t)
+		in := nntest.Float64Inputs(t, g, false)
 		u := g.ToUndirected()
-		adjM, err := BinaryAdjacency(5, u.Dst(), u.Src(), true, NormRow)
+		adjM, err := nn.BinaryAdjacency(5, u.Dst(), u.Src(), true, nn.NormRow)
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.SetSparse(InputGloGNNAdj, adjM)
+		in.SetSparse(nn.InputGloGNNAdj, adjM)
 		const n, d = 5, 3
 		rng := rand.New(rand.NewPCG(31, 32))
-		hv, h0v := bl3RandMatrix(rng, n, d), bl3RandMatrix(rng, n, d)
-		cfg := GloGNNConfig{Alpha: 1, Beta: 0.5, Gamma: 0.3, Orders: 2}
-		hr := newHarness(t, in, 1, func(scope *model.Scope, nd *Nodes) *Node {
+		hv, h0v := nntest.RandMatrix(rng, n, d), nntest.RandMatrix(rng, n, d)
+		cfg := nn.GloGNNConfig{Alpha: 1, Beta: 0.5, Gamma: 0.3, Orders: 2}
+		hr := nntest.NewHarness(t, in, 1, func(scope *model.Scope, nd *nn.Nodes) *Node {
 			gr := nd.Graph()
-			h := scope.VariableWithValue("h", x0Tensor(hv, n, d)).NodeValue(gr)
-			h0 := scope.VariableWithValue("h0", x0Tensor(h0v, n, d)).NodeValue(gr)
-			return GloGNNConv(scope.In("norm"), h, h0, nd.Sparse(InputGloGNNAdj), cfg)
+			h := scope.VariableWithValue("h", nntest.Float64Tensor(hv, n, d)).NodeValue(gr)
+			h0 := scope.VariableWithValue("h0", nntest.Float64Tensor(h0v, n, d)).NodeValue(gr)
+			return nn.GloGNNConv(scope.In("norm"), h, h0, nd.Sparse(nn.InputGloGNNAdj), cfg)
 		})
-		hr.forward()
+		hr.Forward()
 		// Move w and θ away from their starting values 1/d and 1/K.
 		wDelta, thetaDelta := []float64{0.2, -0.1, 0.05}, []float64{0.3, -0.2}
-		hr.store.GetVariable("/norm/diag_weight").MustSetValue(x0Tensor(wDelta, d))
-		hr.store.GetVariable("/norm/orders_weight").MustSetValue(x0Tensor(thetaDelta, 2))
-		got, _ := hr.forward()
+		hr.Store.GetVariable("/norm/diag_weight").MustSetValue(nntest.Float64Tensor(wDelta, d))
+		hr.Store.GetVariable("/norm/orders_weight").MustSetValue(nntest.Float64Tensor(thetaDelta, 2))
+		got, _ := hr.Forward()
 
 		w := make([]float64, d)
 		for j := range w {
 			w[j] = 1.0/d + wDelta[j]
 		}
 		theta := []float64{0.5 + thetaDelta[0], 0.5 + thetaDelta[1]}
-		a := reshape(adjM.Dense(), n, n)
-		h, h0 := reshape(hv, n, d), reshape(h0v, n, d)
+		a := nntest.Matrix(adjM.Dense(), n, n)
+		h, h0 := nntest.Matrix(hv, n, d), nntest.Matrix(h0v, n, d)
 		hDw := make([][]float64, n)
 		h0Dw := make([][]float64, n)
 		for i := range n {
@@ -82,18 +84,18 @@ func TestGloGNNConv(t *testing.T) {
 			}
 		}
 		c1 := 1 - cfg.Gamma
-		a2 := matMul(a, a)
+		a2 := nntest.DenseMatMul(a, a)
 		sumA := addM(scaleM(a, theta[0]), scaleM(a2, theta[1]))
-		left := addM(addM(scaleM(matMul(hDw, bl3Transpose(h)), c1), scaleM(sumA, cfg.Beta)),
-			scaleM(matMul(h0Dw, bl3Transpose(h)), -cfg.Gamma*c1))
-		right := scaleM(matMul(h, bl3Transpose(h)), c1*c1)
+		left := addM(addM(scaleM(nntest.DenseMatMul(hDw, nntest.TransposeDense(h)), c1), scaleM(sumA, cfg.Beta)),
+			scaleM(nntest.DenseMatMul(h0Dw, nntest.TransposeDense(h)), -cfg.Gamma*c1))
+		right := scaleM(nntest.DenseMatMul(h, nntest.TransposeDense(h)), c1*c1)
 		for i := range right {
 			right[i][i] += cfg.Alpha + cfg.Beta
 		}
-		z := matMul(left, bl3Inverse(t, right))
-		want := addM(scaleM(matMul(z, hDw), c1), scaleM(h0, cfg.Gamma))
-		assertClose(t, "Woodbury vs dense N x N", got, flat(want), 1e-6) // Â stored in float32
-		hr.checkGradients(rng, 1e-6)
+		z := nntest.DenseMatMul(left, nntest.InvertDense(t, right))
+		want := addM(scaleM(nntest.DenseMatMul(z, hDw), c1), scaleM(h0, cfg.Gamma))
+		nntest.AssertClose(t, "Woodbury vs dense N x N", got, nntest.Flat(want), 1e-6) // Â stored in float32
+		hr.CheckGradients(rng, 1e-6)
 	})
 }
 
@@ -101,17 +103,17 @@ func TestGloGNNConv(t *testing.T) {
 // to fc2's output (checked by re-running the pieces), the unused branch is
 // skipped (delta 1: no fc3 weights), and a bad configuration is rejected.
 func TestGloGNNModel(t *testing.T) {
-	g := tinyGraph(t)
-	m := GloGNN{Hidden: 4, Dropout: 0.5, Delta: 1, NormLayers: 2,
-		GloGNNConfig: GloGNNConfig{Alpha: 1, Beta: 1, Gamma: 0.4, Orders: 2}}
-	in := float64Inputs(t, g, false)
+	g := nntest.TinyGraph(t)
+	m := nn.GloGNN{Hidden: 4, Dropout: 0.5, Delta: 1, NormLayers: 2,
+		GloGNNConfig: nn.GloGNNConfig{Alpha: 1, Beta: 1, Gamma: 0.4, Orders: 2}}
+	in := nntest.Float64Inputs(t, g, false)
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}
-	h := newHarness(t, in, 5, func(scope *model.Scope, nd *Nodes) *Node {
+	h := nntest.NewHarness(t, in, 5, func(scope *model.Scope, nd *nn.Nodes) *Node {
 		return m.Forward(scope, nd, false)
 	})
-	got, _ := h.forward()
+	got, _ := h.Forward()
 	for i := range 5 {
 		s := 0.0
 		for j := range 3 {
@@ -121,23 +123,23 @@ func TestGloGNNModel(t *testing.T) {
 			t.Fatalf("row %d: Σ exp = %v", i, s)
 		}
 	}
-	if h.store.GetVariable("/fc3/weight") != nil {
+	if h.Store.GetVariable("/fc3/weight") != nil {
 		t.Fatal("delta = 1 built the unused adjacency branch")
 	}
-	ref := newHarness(t, in, 5, func(scope *model.Scope, nd *Nodes) *Node {
-		adj := nd.Sparse(InputGloGNNAdj)
-		x := ReLU(SparseLinear(scope.In("fc1"), nd.Features(InputFeatures), 4, true))
-		h0 := Linear(scope.In("fc2"), x, 3, true)
+	ref := nntest.NewHarness(t, in, 5, func(scope *model.Scope, nd *nn.Nodes) *Node {
+		adj := nd.Sparse(nn.InputGloGNNAdj)
+		x := nn.ReLU(nn.SparseLinear(scope.In("fc1"), nd.Features(nn.InputFeatures), 4, true))
+		h0 := nn.Linear(scope.In("fc2"), x, 3, true)
 		norm := scope.In("norm")
-		out := GloGNNConv(norm, h0, h0, adj, m.GloGNNConfig)
-		return LogSoftmax(GloGNNConv(norm, out, h0, adj, m.GloGNNConfig), -1)
+		out := nn.GloGNNConv(norm, h0, h0, adj, m.GloGNNConfig)
+		return LogSoftmax(nn.GloGNNConv(norm, out, h0, adj, m.GloGNNConfig), -1)
 	})
-	want, _ := ref.forward()
-	assertClose(t, "model vs pieces (same seed and paths)", got, want, 1e-12)
+	want, _ := ref.Forward()
+	nntest.AssertClose(t, "model vs pieces (same seed and paths)", got, want, 1e-12)
 
 	bad := m
 	bad.Gamma = 1
-	if err := bad.Prepare(g, NewInputs()); err == nil {
+	if err := bad.Prepare(g, nn.NewInputs()); err == nil {
 		t.Fatal("gamma = 1 accepted")
 	}
 }

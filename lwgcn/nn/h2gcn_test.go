@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -7,8 +7,8 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
-
-	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // b4Distances returns all-pairs hop distances of the undirected graph
@@ -51,7 +51,7 @@ func b4Distances(n int, src, dst []int32) [][]int {
 func TestH2GCNNeighborhoodsPath(t *testing.T) {
 	// Path 0-1-2-3 given in one direction, with a self loop and a duplicate:
 	// 1-hop degrees 1,2,2,1; distance-2 pairs (0,2) and (1,3): degrees 1.
-	a1, a2, err := H2GCNNeighborhoods(4, []int32{0, 1, 2, 2, 1}, []int32{1, 2, 3, 2, 2})
+	a1, a2, err := nn.H2GCNNeighborhoods(4, []int32{0, 1, 2, 2, 1}, []int32{1, 2, 3, 2, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +68,8 @@ func TestH2GCNNeighborhoodsPath(t *testing.T) {
 		1, 0, 0, 0,
 		0, 1, 0, 0,
 	}
-	assertClose(t, "Â1", a1.Dense(), want1, 1e-7)
-	assertClose(t, "Â2", a2.Dense(), want2, 1e-7)
+	nntest.AssertClose(t, "Â1", a1.Dense(), want1, 1e-7)
+	nntest.AssertClose(t, "Â2", a2.Dense(), want2, 1e-7)
 }
 
 func TestH2GCNNeighborhoodsMatchDistances(t *testing.T) {
@@ -83,12 +83,12 @@ func TestH2GCNNeighborhoodsMatchDistances(t *testing.T) {
 		u, v := int32(rng.IntN(n-2)), int32(rng.IntN(n-2)) // nodes 10, 11 isolated
 		src, dst = append(src, u), append(dst, v)
 	}
-	a1, a2, err := H2GCNNeighborhoods(n, src, dst)
+	a1, a2, err := nn.H2GCNNeighborhoods(n, src, dst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := b4Distances(n, src, dst)
-	for k, m := range []*SparseMatrix{a1, a2} {
+	for k, m := range []*nn.SparseMatrix{a1, a2} {
 		hop := k + 1
 		deg := make([]float64, n)
 		for i := range n {
@@ -114,90 +114,90 @@ func TestH2GCNNeighborhoodsMatchDistances(t *testing.T) {
 }
 
 func TestH2GCNNeighborhoodsErrors(t *testing.T) {
-	if _, _, err := H2GCNNeighborhoods(3, []int32{0, 5}, []int32{1, 2}); err == nil ||
+	if _, _, err := nn.H2GCNNeighborhoods(3, []int32{0, 5}, []int32{1, 2}); err == nil ||
 		err.Error() != "nn: edge 1 (5 -> 2) outside 3 nodes" {
 		t.Fatalf("got error %v", err)
 	}
-	if _, _, err := H2GCNNeighborhoods(3, []int32{0}, nil); err == nil ||
+	if _, _, err := nn.H2GCNNeighborhoods(3, []int32{0}, nil); err == nil ||
 		err.Error() != "nn: 1 edge sources for 0 destinations" {
 		t.Fatalf("got error %v", err)
 	}
 }
 
 func TestAutoSparse(t *testing.T) {
-	g := tinyGraph(t)
-	m, err := GCNNormalized(5, g.Src(), g.Dst())
+	g := nntest.TinyGraph(t)
+	m, err := nn.GCNNormalized(5, g.Src(), g.Dst())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
-	xv := b4Rand(rng, 5, 3)
-	want := flat(matMul(gcnDense(g), reshape(xv, 5, 3)))
+	xv := nntest.RandValues(rng, 5, 3)
+	want := nntest.Flat(nntest.DenseMatMul(nntest.GCNDense(g), nntest.Matrix(xv, 5, 3)))
 	for _, density := range []float64{0.01, 2} { // dense (14/25 > 1%) and sparse
-		old := AutoSparseDensity
-		AutoSparseDensity = density
-		in := float64Inputs(t, g, false)
+		old := nn.AutoSparseDensity
+		nn.AutoSparseDensity = density
+		in := nntest.Float64Inputs(t, g, false)
 		in.SetAutoSparse("a", m)
-		AutoSparseDensity = old
+		nn.AutoSparseDensity = old
 		if dense := in.Has("a/full"); dense != (density < 1) {
 			t.Fatalf("density threshold %v: dense = %v", density, dense)
 		}
-		h := newHarness(t, in, 1, func(scope *model.Scope, n *Nodes) *Node {
-			x := scope.VariableWithValue("x", x0Tensor(xv, 5, 3)).NodeValue(n.Graph())
+		h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
+			x := scope.VariableWithValue("x", nntest.Float64Tensor(xv, 5, 3)).NodeValue(n.Graph())
 			return n.AutoSparse("a", true).Mul(x)
 		})
-		got, _ := h.forward()
-		assertClose(t, "A·x", got, want, 1e-6)
-		h.checkGradients(rng, 1e-6)
+		got, _ := h.Forward()
+		nntest.AssertClose(t, "A·x", got, want, 1e-6)
+		h.CheckGradients(rng, 1e-6)
 	}
 }
 
 func TestH2GCNConv(t *testing.T) {
-	g := tinyGraph(t)
-	a1, a2, err := H2GCNNeighborhoods(5, g.Src(), g.Dst())
+	g := nntest.TinyGraph(t)
+	a1, a2, err := nn.H2GCNNeighborhoods(5, g.Src(), g.Dst())
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(9, 1))
-	hv := b4Rand(rng, 5, 2)
-	hm := reshape(hv, 5, 2)
-	d1, d2 := reshape(a1.Dense(), 5, 5), reshape(a2.Dense(), 5, 5)
-	want := flat(b4Hcat(matMul(d1, hm), matMul(d2, hm)))
-	bothLayouts(t, func(t *testing.T) {
+	hv := nntest.RandValues(rng, 5, 2)
+	hm := nntest.Matrix(hv, 5, 2)
+	d1, d2 := nntest.Matrix(a1.Dense(), 5, 5), nntest.Matrix(a2.Dense(), 5, 5)
+	want := nntest.Flat(nntest.HCat(nntest.DenseMatMul(d1, hm), nntest.DenseMatMul(d2, hm)))
+	nntest.BothLayouts(t, func(t *testing.T) {
 		for _, density := range []float64{0, 2} {
-			old := AutoSparseDensity
-			AutoSparseDensity = density
-			in := float64Inputs(t, g, false)
+			old := nn.AutoSparseDensity
+			nn.AutoSparseDensity = density
+			in := nntest.Float64Inputs(t, g, false)
 			in.SetAutoSparse("a1", a1)
 			in.SetAutoSparse("a2", a2)
-			AutoSparseDensity = old
-			h := newHarness(t, in, 1, func(scope *model.Scope, n *Nodes) *Node {
-				x := scope.VariableWithValue("h", x0Tensor(hv, 5, 2)).NodeValue(n.Graph())
-				return H2GCNConv(x, n.AutoSparse("a1", true), n.AutoSparse("a2", true))
+			nn.AutoSparseDensity = old
+			h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
+				x := scope.VariableWithValue("h", nntest.Float64Tensor(hv, 5, 2)).NodeValue(n.Graph())
+				return nn.H2GCNConv(x, n.AutoSparse("a1", true), n.AutoSparse("a2", true))
 			})
-			got, _ := h.forward()
-			assertClose(t, "Â1h ‖ Â2h", got, want, 1e-6)
-			h.checkGradients(rng, 1e-6)
+			got, _ := h.Forward()
+			nntest.AssertClose(t, "Â1h ‖ Â2h", got, want, 1e-6)
+			h.CheckGradients(rng, 1e-6)
 		}
 	})
 }
 
 func TestH2GCNModelForward(t *testing.T) {
-	g := tinyGraph(t)
+	g := nntest.TinyGraph(t)
 	for _, relu := range []bool{false, true} {
-		m := H2GCN{Hidden: 3, Rounds: 2, Dropout: 0.5, EmbedReLU: relu}
-		in := float64Inputs(t, g, true)
+		m := nn.H2GCN{Hidden: 3, Rounds: 2, Dropout: 0.5, EmbedReLU: relu}
+		in := nntest.Float64Inputs(t, g, true)
 		if err := m.Prepare(g, in); err != nil {
 			t.Fatal(err)
 		}
-		h := newHarness(t, in, 6, func(scope *model.Scope, n *Nodes) *Node { return m.Forward(scope, n, false) })
-		got, dims := h.forward()
+		h := nntest.NewHarness(t, in, 6, func(scope *model.Scope, n *nn.Nodes) *Node { return m.Forward(scope, n, false) })
+		got, dims := h.Forward()
 		if dims[1] != 3 {
 			t.Fatalf("logits %v, want 3 classes", dims)
 		}
-		a1, a2, _ := H2GCNNeighborhoods(5, g.Src(), g.Dst())
-		d1, d2 := reshape(a1.Dense(), 5, 5), reshape(a2.Dense(), 5, 5)
-		r0 := matMul(denseX(g), reshape(h.varValues("/embed/weight"), 4, 3))
+		a1, a2, _ := nn.H2GCNNeighborhoods(5, g.Src(), g.Dst())
+		d1, d2 := nntest.Matrix(a1.Dense(), 5, 5), nntest.Matrix(a2.Dense(), 5, 5)
+		r0 := nntest.DenseMatMul(nntest.DenseX(g), nntest.Matrix(h.VarValues("/embed/weight"), 4, 3))
 		if relu {
 			for _, row := range r0 {
 				for j := range row {
@@ -205,23 +205,13 @@ func TestH2GCNModelForward(t *testing.T) {
 				}
 			}
 		}
-		r1 := b4Hcat(matMul(d1, r0), matMul(d2, r0))
-		r2 := b4Hcat(matMul(d1, r1), matMul(d2, r1))
-		want := matMul(b4Hcat(r0, r1, r2), reshape(h.varValues("/out/weight"), 3+6+12, 3))
-		assertClose(t, "H2GCN forward", got, flat(want), 1e-6)
+		r1 := nntest.HCat(nntest.DenseMatMul(d1, r0), nntest.DenseMatMul(d2, r0))
+		r2 := nntest.HCat(nntest.DenseMatMul(d1, r1), nntest.DenseMatMul(d2, r1))
+		want := nntest.DenseMatMul(nntest.HCat(r0, r1, r2), nntest.Matrix(h.VarValues("/out/weight"), 3+6+12, 3))
+		nntest.AssertClose(t, "H2GCN forward", got, nntest.Flat(want), 1e-6)
 	}
-	if err := (H2GCN{Hidden: 0, Rounds: 1}).Prepare(g, NewInputs()); err == nil ||
+	if err := (nn.H2GCN{Hidden: 0, Rounds: 1}).Prepare(g, nn.NewInputs()); err == nil ||
 		err.Error() != "nn: H2GCN needs hidden >= 1 and rounds >= 1, got hidden 0, rounds 1" {
 		t.Fatalf("got error %v", err)
 	}
-}
-
-// b4Graph builds a small undirected test graph with dense features.
-func b4Graph(t *testing.T, n int, src, dst []int32, x []float32, f int, labels []int32) *graph.Graph {
-	t.Helper()
-	feats, err := graph.NewDenseFeatures(n, f, x)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return graph.MustNew(graph.Spec{Name: "b4", NumNodes: n, Src: src, Dst: dst, Features: feats, Labels: labels})
 }

@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -7,26 +7,23 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestModelsOutputs: every model gives [N, C]; GCNII gives log-probabilities;
 // evaluation passes are deterministic and training passes use dropout.
 func TestModelsOutputs(t *testing.T) {
-	g := tinyGraph(t)
-	for _, m := range []Model{
-		MLP{Hidden: 4, Dropout: 0.5, InputDropout: 0.5},
-		GCN{Hidden: 4, Dropout: 0.5},
-		GAT{Hidden: 2, Heads: 2, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.5},
-		GCNII{Layers: 3, Hidden: 4, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5},
-	} {
+	g := nntest.TinyGraph(t)
+	for _, m := range []nn.Model{nn.MLP{Hidden: 4, Dropout: 0.5, InputDropout: 0.5}, nn.GCN{Hidden: 4, Dropout: 0.5}, nn.GAT{Hidden: 2, Heads: 2, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.5}, nn.GCNII{Layers: 3, Hidden: 4, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}} {
 		t.Run(m.Name(), func(t *testing.T) {
-			in := NewInputs()
+			in := nn.NewInputs()
 			if err := m.Prepare(g, in); err != nil {
 				t.Fatal(err)
 			}
 			store := model.NewStore()
-			exec := model.MustNewExec(testBackend(t), store, func(scope *model.Scope, gr *Graph, p []*Node) []*Node {
-				UseVariableParameters(scope, gr)
+			exec := model.MustNewExec(nntest.Backend(t), store, func(scope *model.Scope, gr *Graph, p []*Node) []*Node {
+				nn.UseVariableParameters(scope, gr)
 				n := in.Nodes(p)
 				return []*Node{m.Forward(scope.ResetVisited(), n, false), m.Forward(scope.ResetVisited(), n, false),
 					m.Forward(scope.ResetVisited(), n, true)}
@@ -35,8 +32,8 @@ func TestModelsOutputs(t *testing.T) {
 			if d := outs[0].Shape().Dimensions; len(d) != 2 || d[0] != 5 || d[1] != 3 {
 				t.Fatalf("output shape %v, want [5 3]", d)
 			}
-			a, b, c := toFloat64(outs[0]), toFloat64(outs[1]), toFloat64(outs[2])
-			assertClose(t, "two evaluation passes", a, b, 0)
+			a, b, c := nntest.Float64s(outs[0]), nntest.Float64s(outs[1]), nntest.Float64s(outs[2])
+			nntest.AssertClose(t, "two evaluation passes", a, b, 0)
 			differs := false
 			for i := range a {
 				differs = differs || a[i] != c[i]
@@ -60,16 +57,16 @@ func TestModelsOutputs(t *testing.T) {
 }
 
 func TestReinitializeDependsOnSeedAndPath(t *testing.T) {
-	g := tinyGraph(t)
-	m := GCN{Hidden: 4}
-	in := NewInputs()
+	g := nntest.TinyGraph(t)
+	m := nn.GCN{Hidden: 4}
+	in := nn.NewInputs()
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}
 	store := model.NewStore()
-	SetSeed(store, 3)
-	exec := model.MustNewExec(testBackend(t), store, func(scope *model.Scope, gr *Graph, p []*Node) *Node {
-		UseVariableParameters(scope, gr)
+	nn.SetSeed(store, 3)
+	exec := model.MustNewExec(nntest.Backend(t), store, func(scope *model.Scope, gr *Graph, p []*Node) *Node {
+		nn.UseVariableParameters(scope, gr)
 		return m.Forward(scope, in.Nodes(p), false)
 	})
 	exec.MustCall(in.Tensors()...)
@@ -77,11 +74,11 @@ func TestReinitializeDependsOnSeedAndPath(t *testing.T) {
 		return tensors.MustCopyFlatData[float32](store.GetVariable("/conv1/weight").MustValue())
 	}
 	first := w()
-	if err := Reinitialize(store, 4, in); err != nil {
+	if err := nn.Reinitialize(store, 4, in); err != nil {
 		t.Fatal(err)
 	}
 	other := w()
-	if err := Reinitialize(store, 3, in); err != nil {
+	if err := nn.Reinitialize(store, 3, in); err != nil {
 		t.Fatal(err)
 	}
 	again := w()

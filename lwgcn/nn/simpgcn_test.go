@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -8,6 +8,8 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // simpDenseAdj is D^-1/2 (A + I) D^-1/2 of the tiny graph's rows (row =
@@ -33,28 +35,28 @@ func simpDenseAdj() [][]float64 {
 // a non-zero score bias and random self-loop weights, for ReLU and identity
 // activations; then gradients.
 func TestSimPConv(t *testing.T) {
-	bothLayouts(t, func(t *testing.T) {
+	nntest.BothLayouts(t, func(t *testing.T) {
 		for _, relu := range []bool{true, false} {
-			g := tinyGraph(t)
-			in := float64Inputs(t, g, true)
-			m := SimPGCN{Hidden: 2, K: 2}
+			g := nntest.TinyGraph(t)
+			in := nntest.Float64Inputs(t, g, true)
+			m := nn.SimPGCN{Hidden: 2, K: 2}
 			if err := m.Prepare(g, in); err != nil {
 				t.Fatal(err)
 			}
-			knnM := reshape(in.sparseDense(t, InputSimPKNN), 5, 5)
-			cfg := SimPConfig{Out: 2, Gamma: 0.7, ScoreBias: 0.5}
+			knnM := nntest.Matrix(sparseDense(in, t, nn.InputSimPKNN), 5, 5)
+			cfg := nn.SimPConfig{Out: 2, Gamma: 0.7, ScoreBias: 0.5}
 			if relu {
-				cfg.Activation = ReLU
+				cfg.Activation = nn.ReLU
 			}
-			h := newHarness(t, in, 13, func(scope *model.Scope, nd *Nodes) *Node {
-				return SimPConv(scope.In("c"), nd.Features(InputFeatures), nd.Sparse(InputSimPAdj), nd.Sparse(InputSimPKNN), cfg)
+			h := nntest.NewHarness(t, in, 13, func(scope *model.Scope, nd *nn.Nodes) *Node {
+				return nn.SimPConv(scope.In("c"), nd.Features(nn.InputFeatures), nd.Sparse(nn.InputSimPAdj), nd.Sparse(nn.InputSimPKNN), cfg)
 			})
-			got, _ := h.forward()
-			x := denseX(g)
-			w, b := reshape(h.varValues("/c/weight"), 4, 2), h.varValues("/c/bias")
-			p, q := h.varValues("/c/score"), h.varValues("/c/dk")
-			bk := h.varValues("/c/dk_bias")[0]
-			bs := 0.5 + h.varValues("/c/score_bias")[0]
+			got, _ := h.Forward()
+			x := nntest.DenseX(g)
+			w, b := nntest.Matrix(h.VarValues("/c/weight"), 4, 2), h.VarValues("/c/bias")
+			p, q := h.VarValues("/c/score"), h.VarValues("/c/dk")
+			bk := h.VarValues("/c/dk_bias")[0]
+			bs := 0.5 + h.VarValues("/c/score_bias")[0]
 			for _, v := range append(append([]float64{}, p...), q...) {
 				if math.Abs(v) > 1 {
 					t.Fatalf("score/dk init %v outside U(-1, 1)", v)
@@ -66,8 +68,8 @@ func TestSimPConv(t *testing.T) {
 				}
 				return v
 			}
-			z := matMul(x, w)
-			az, fz := matMul(simpDenseAdj(), z), matMul(knnM, z)
+			z := nntest.DenseMatMul(x, w)
+			az, fz := nntest.DenseMatMul(simpDenseAdj(), z), nntest.DenseMatMul(knnM, z)
 			var want []float64
 			for i := range 5 {
 				sp, kq := bs, bk
@@ -80,14 +82,14 @@ func TestSimPConv(t *testing.T) {
 					want = append(want, s*act(az[i][j]+b[j])+(1-s)*act(fz[i][j]+b[j])+0.7*kq*act(z[i][j]+b[j]))
 				}
 			}
-			assertClose(t, "SimPConv", got, want, 1e-6)
-			h.checkGradients(rand.New(rand.NewPCG(4, 4)), 1e-6)
+			nntest.AssertClose(t, "SimPConv", got, want, 1e-6)
+			h.CheckGradients(rand.New(rand.NewPCG(4, 4)), 1e-6)
 		}
 	})
 }
 
 // sparseDense returns the dense form of an input sparse matrix (tests).
-func (in *Inputs) sparseDense(t *testing.T, name string) []float64 {
+func sparseDense(in *nn.Inputs, t *testing.T, name string) []float64 {
 	t.Helper()
 	n, _ := in.Meta(name + "/numrows")
 	c, _ := in.Meta(name + "/numcols")
@@ -95,14 +97,14 @@ func (in *Inputs) sparseDense(t *testing.T, name string) []float64 {
 	cols := bl3Int32(in.Tensor(name + "/cols"))
 	vals := []float64(nil)
 	if v := in.Tensor(name + "/vals"); v != nil {
-		vals = toFloat64(v)
+		vals = nntest.Float64s(v)
 	}
 	var rs, cs []float64
 	if v := in.Tensor(name + "/rowscale"); v != nil {
-		rs = toFloat64(v)
+		rs = nntest.Float64s(v)
 	}
 	if v := in.Tensor(name + "/colscale"); v != nil {
-		cs = toFloat64(v)
+		cs = nntest.Float64s(v)
 	}
 	d := make([]float64, n*c)
 	for e := range rows {
@@ -124,25 +126,25 @@ func (in *Inputs) sparseDense(t *testing.T, name string) []float64 {
 // TestSimPSSLLoss: with fewer pairs than drawn per epoch, the loss is the
 // mean over all pairs of (Linear(|h_a - h_b|) - s)², computed by hand.
 func TestSimPSSLLoss(t *testing.T) {
-	g := tinyGraph(t)
-	in := float64Inputs(t, g, false)
-	m := SimPGCN{Hidden: 3, K: 2, Lambda: 1}
+	g := nntest.TinyGraph(t)
+	in := nntest.Float64Inputs(t, g, false)
+	m := nn.SimPGCN{Hidden: 3, K: 2, Lambda: 1}
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}
-	a, b := bl3Int32(in.Tensor(InputSimPPairA)), bl3Int32(in.Tensor(InputSimPPairB))
-	s := toFloat64(in.Tensor(InputSimPTarget))
-	if len(a) == 0 || len(a) > SimPPairsPerEpoch {
+	a, b := bl3Int32(in.Tensor(nn.InputSimPPairA)), bl3Int32(in.Tensor(nn.InputSimPPairB))
+	s := nntest.Float64s(in.Tensor(nn.InputSimPTarget))
+	if len(a) == 0 || len(a) > nn.SimPPairsPerEpoch {
 		t.Fatalf("%d pairs", len(a))
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	hv := bl3RandMatrix(rng, 5, 3)
-	h := newHarness(t, in, 2, func(scope *model.Scope, nd *Nodes) *Node {
-		x := scope.VariableWithValue("h", x0Tensor(hv, 5, 3)).NodeValue(nd.Graph())
+	hv := nntest.RandMatrix(rng, 5, 3)
+	h := nntest.NewHarness(t, in, 2, func(scope *model.Scope, nd *nn.Nodes) *Node {
+		x := scope.VariableWithValue("h", nntest.Float64Tensor(hv, 5, 3)).NodeValue(nd.Graph())
 		return m.SSLLoss(scope, nd, x)
 	})
-	got, _ := h.forward()
-	w, bias := h.varValues("/ssl/weight"), h.varValues("/ssl/bias")[0]
+	got, _ := h.Forward()
+	w, bias := h.VarValues("/ssl/weight"), h.VarValues("/ssl/bias")[0]
 	want := 0.0
 	for p := range a {
 		pred := bias
@@ -151,8 +153,8 @@ func TestSimPSSLLoss(t *testing.T) {
 		}
 		want += (pred - s[p]) * (pred - s[p]) / float64(len(a))
 	}
-	assertClose(t, "SSL loss", got, []float64{want}, 1e-12)
-	h.checkGradients(rng, 1e-6)
+	nntest.AssertClose(t, "SSL loss", got, []float64{want}, 1e-12)
+	h.CheckGradients(rng, 1e-6)
 }
 
 func bl3Int32(t *tensors.Tensor) []int32 { return tensors.MustCopyFlatData[int32](t) }

@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"fmt"
@@ -10,11 +10,13 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 	// Row 1 has equal values (factored into RowScale), row 0 too.
-	m, err := NewSparseMatrix(3, 4, []int32{1, 0, 1, 0}, []int32{3, 2, 0, 1}, []float32{0.5, 2, 0.5, 2})
+	m, err := nn.NewSparseMatrix(3, 4, []int32{1, 0, 1, 0}, []int32{3, 2, 0, 1}, []float32{0.5, 2, 0.5, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,10 +30,10 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 		t.Fatalf("row-constant values not factored: vals %v rowscale %v", m.Vals, m.RowScale)
 	}
 	want := []float64{0, 2, 2, 0, 0.5, 0, 0, 0.5, 0, 0, 0, 0}
-	assertClose(t, "dense", m.Dense(), want, 0)
+	nntest.AssertClose(t, "dense", m.Dense(), want, 0)
 
 	// Mixed values stay per entry.
-	m, err = NewSparseMatrix(2, 2, []int32{0, 0}, []int32{0, 1}, []float32{1, 3})
+	m, err = nn.NewSparseMatrix(2, 2, []int32{0, 0}, []int32{0, 1}, []float32{1, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +41,7 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 		t.Fatalf("mixed values factored: %+v", m)
 	}
 
-	if _, err := NewSparseMatrix(2, 2, []int32{0, 2}, []int32{0, 1}, nil); err == nil ||
+	if _, err := nn.NewSparseMatrix(2, 2, []int32{0, 2}, []int32{0, 1}, nil); err == nil ||
 		!strings.Contains(err.Error(), "entry 1 at (2, 1) outside 2 x 2") {
 		t.Fatalf("out-of-range entry: err = %v", err)
 	}
@@ -49,9 +51,9 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 // chunks forced small, for square (custom gradient and autodiff) and
 // rectangular matrices.
 func TestSpMatMul(t *testing.T) {
-	oldChunk, oldSlots, oldCost, oldDense := ChunkBytes, ELLChunkSlots, ELLBucketCost, DenseMaxElements
+	oldChunk, oldSlots, oldCost, oldDense := nn.ChunkBytes, nn.ELLChunkSlots, nn.ELLBucketCost, nn.DenseMaxElements
 	defer func() {
-		ChunkBytes, ELLChunkSlots, ELLBucketCost, DenseMaxElements = oldChunk, oldSlots, oldCost, oldDense
+		nn.ChunkBytes, nn.ELLChunkSlots, nn.ELLBucketCost, nn.DenseMaxElements = oldChunk, oldSlots, oldCost, oldDense
 	}()
 
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -70,11 +72,12 @@ func TestSpMatMul(t *testing.T) {
 		{"tall-override", 9, 4, 1, 1, true, 0, false}, {"tall-override-some-whole", 9, 4, 100, 1, true, 0, false},
 		{"dense", 6, 6, 0, 1024, false, 0, true}, {"dense-override", 9, 4, 0, 1024, true, 0, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			ChunkBytes, ELLChunkSlots = tc.chunk, tc.slots
-			ELLBucketCost = tc.bucketCost // 0: one bucket per distinct row length
-			DenseMaxElements = 0
+			nn.ChunkBytes, nn.ELLChunkSlots = tc.chunk, tc.slots
+			nn.ELLBucketCost = tc.bucketCost
+			nn. // 0: one bucket per distinct row length
+				DenseMaxElements = 0
 			if tc.dense {
-				DenseMaxElements = 1 << 20
+				nn.DenseMaxElements = 1 << 20
 			}
 			var r, c []int32
 			var v []float32
@@ -83,7 +86,7 @@ func TestSpMatMul(t *testing.T) {
 				c = append(c, int32(rng.IntN(tc.cols)))
 				v = append(v, float32(rng.IntN(5)+1)/4)
 			}
-			m, err := NewSparseMatrix(tc.rows, tc.cols, r, c, v)
+			m, err := nn.NewSparseMatrix(tc.rows, tc.cols, r, c, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +94,7 @@ func TestSpMatMul(t *testing.T) {
 			for i := range m.ColScale {
 				m.ColScale[i] = float32(i+1) / 2
 			}
-			in := NewInputs()
+			in := nn.NewInputs()
 			in.DType = dtypes.Float64
 			in.SetSparse("a", m)
 			const h = 3
@@ -104,15 +107,15 @@ func TestSpMatMul(t *testing.T) {
 			for i := range over {
 				over[i] = float64(i%3) - 0.5
 			}
-			hs := newHarness(t, in, 1, func(scope *model.Scope, n *Nodes) *Node {
-				x := scope.VariableWithValue("x", x0Tensor(x0, tc.cols, h)).NodeValue(n.Graph())
+			hs := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
+				x := scope.VariableWithValue("x", nntest.Float64Tensor(x0, tc.cols, h)).NodeValue(n.Graph())
 				a := n.Sparse("a")
 				if tc.override {
 					a = a.WithVals(Const(n.Graph(), over))
 				}
 				return a.Mul(x)
 			})
-			got, _ := hs.forward()
+			got, _ := hs.Forward()
 			if tc.override {
 				m.Vals = make([]float32, len(over))
 				for i, v := range over {
@@ -128,13 +131,13 @@ func TestSpMatMul(t *testing.T) {
 					}
 				}
 			}
-			assertClose(t, "A·x", got, want, 1e-12)
+			nntest.AssertClose(t, "A·x", got, want, 1e-12)
 			// Gradient of Σ (A·x) ⊙ r is Aᵀ·r.
 			rr := make([]float64, tc.rows*h)
 			for i := range rr {
 				rr[i] = rng.NormFloat64()
 			}
-			grads := hs.gradients(rr, []int{tc.rows, h})
+			grads := hs.Gradients(rr, []int{tc.rows, h})
 			wantG := make([]float64, tc.cols*h)
 			for k := range tc.cols {
 				for j := range h {
@@ -143,7 +146,7 @@ func TestSpMatMul(t *testing.T) {
 					}
 				}
 			}
-			assertClose(t, "Aᵀ·r", grads["/x"], wantG, 1e-12)
+			nntest.AssertClose(t, "Aᵀ·r", grads["/x"], wantG, 1e-12)
 		})
 	}
 }
@@ -153,7 +156,7 @@ func TestGCNNormalizedByHand(t *testing.T) {
 	// duplicated edge 0 -> 1.
 	src := []int32{0, 1, 1, 2, 2, 0}
 	dst := []int32{1, 0, 2, 1, 2, 1}
-	m, err := GCNNormalized(3, src, dst)
+	m, err := nn.GCNNormalized(3, src, dst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +167,7 @@ func TestGCNNormalizedByHand(t *testing.T) {
 		2 * s(4, 2), s(4, 4), s(4, 2),
 		0, s(2, 4), s(2, 2),
 	}
-	assertClose(t, "Â", m.Dense(), want, 1e-7)
+	nntest.AssertClose(t, "Â", m.Dense(), want, 1e-7)
 }
 
 // TestSpMatBinaryValues: a matrix whose values are all 1 (binary bag of
@@ -172,9 +175,9 @@ func TestGCNNormalizedByHand(t *testing.T) {
 // the ones given explicitly per entry (the weighted path dropout uses) and
 // the dense product.
 func TestSpMatBinaryValues(t *testing.T) {
-	oldDense := DenseMaxElements
-	defer func() { DenseMaxElements = oldDense }()
-	DenseMaxElements = 0
+	oldDense := nn.DenseMaxElements
+	defer func() { nn.DenseMaxElements = oldDense }()
+	nn.DenseMaxElements = 0
 	rng := rand.New(rand.NewPCG(5, 6))
 	const rows, cols, h = 7, 11, 4
 	var r, c []int32
@@ -182,14 +185,14 @@ func TestSpMatBinaryValues(t *testing.T) {
 	for range 30 {
 		r, c, ones = append(r, int32(rng.IntN(rows))), append(c, int32(rng.IntN(cols))), append(ones, 1)
 	}
-	m, err := NewSparseMatrix(rows, cols, r, c, ones)
+	m, err := nn.NewSparseMatrix(rows, cols, r, c, ones)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Vals != nil || m.RowScale != nil {
 		t.Fatalf("all-ones values kept: vals %v rowscale %v", m.Vals, m.RowScale)
 	}
-	in := NewInputs()
+	in := nn.NewInputs()
 	in.DType = dtypes.Float64
 	in.SetSparse("a", m)
 	x0 := make([]float64, cols*h)
@@ -206,16 +209,16 @@ func TestSpMatBinaryValues(t *testing.T) {
 		}
 	}
 	for _, explicit := range []bool{false, true} {
-		hs := newHarness(t, in, 1, func(scope *model.Scope, n *Nodes) *Node {
-			x := scope.VariableWithValue("x", x0Tensor(x0, cols, h)).NodeValue(n.Graph())
+		hs := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
+			x := scope.VariableWithValue("x", nntest.Float64Tensor(x0, cols, h)).NodeValue(n.Graph())
 			a := n.Sparse("a")
 			if explicit {
 				a = a.WithVals(OnesLike(a.EntryValues(dtypes.Float64)))
 			}
 			return a.Mul(x)
 		})
-		got, _ := hs.forward()
-		assertClose(t, fmt.Sprintf("A·x (explicit ones %v)", explicit), got, want, 1e-12)
+		got, _ := hs.Forward()
+		nntest.AssertClose(t, fmt.Sprintf("A·x (explicit ones %v)", explicit), got, want, 1e-12)
 		rr := make([]float64, rows*h)
 		for i := range rr {
 			rr[i] = float64(i%5) - 2
@@ -228,6 +231,6 @@ func TestSpMatBinaryValues(t *testing.T) {
 				}
 			}
 		}
-		assertClose(t, fmt.Sprintf("Aᵀ·r (explicit ones %v)", explicit), hs.gradients(rr, []int{rows, h})["/x"], wantG, 1e-12)
+		nntest.AssertClose(t, fmt.Sprintf("Aᵀ·r (explicit ones %v)", explicit), hs.Gradients(rr, []int{rows, h})["/x"], wantG, 1e-12)
 	}
 }

@@ -1,4 +1,4 @@
-package nn
+package nntest
 
 import (
 	"math"
@@ -12,9 +12,11 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
-func testBackend(t testing.TB) compute.Backend {
+// Backend returns the shared backend of the tests.
+func Backend(t testing.TB) compute.Backend {
 	t.Helper()
 	b, _, err := backend.Shared()
 	if err != nil {
@@ -23,25 +25,26 @@ func testBackend(t testing.TB) compute.Backend {
 	return b
 }
 
-// harness runs a layer-building function on fixed inputs, returning its
+// Harness runs a layer-building function on fixed inputs, returning its
 // output and the gradients of Σ out ⊙ r with respect to every variable.
-type harness struct {
+type Harness struct {
 	t     *testing.T
 	be    compute.Backend
-	store *model.Store
-	in    *Inputs
-	fn    func(scope *model.Scope, n *Nodes) *Node
+	Store *model.Store
+	in    *nn.Inputs
+	Fn    func(scope *model.Scope, n *nn.Nodes) *Node
 	fwd   *model.Exec
 	grad  *model.Exec
 	vars  []*model.Variable
 }
 
-func newHarness(t *testing.T, in *Inputs, seed int64, fn func(scope *model.Scope, n *Nodes) *Node) *harness {
-	h := &harness{t: t, be: testBackend(t), store: model.NewStore(), in: in, fn: fn}
-	SetSeed(h.store, seed)
+// NewHarness returns a Harness running fn on in, variables seeded with seed.
+func NewHarness(t *testing.T, in *nn.Inputs, seed int64, fn func(scope *model.Scope, n *nn.Nodes) *Node) *Harness {
+	h := &Harness{t: t, be: Backend(t), Store: model.NewStore(), in: in, Fn: fn}
+	nn.SetSeed(h.Store, seed)
 	var err error
-	h.fwd, err = model.NewExec(h.be, h.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-		UseVariableParameters(scope, g)
+	h.fwd, err = model.NewExec(h.be, h.Store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+		nn.UseVariableParameters(scope, g)
 		return []*Node{fn(scope, in.Nodes(params))}
 	})
 	if err != nil {
@@ -50,16 +53,18 @@ func newHarness(t *testing.T, in *Inputs, seed int64, fn func(scope *model.Scope
 	return h
 }
 
-func (h *harness) forward() ([]float64, []int) {
+// Forward runs fn and returns its output and dimensions.
+func (h *Harness) Forward() ([]float64, []int) {
 	out, err := h.fwd.Call(h.in.Tensors()...)
 	if err != nil {
 		h.t.Fatal(err)
 	}
 	defer out[0].FinalizeAll()
-	return toFloat64(out[0]), out[0].Shape().Dimensions
+	return Float64s(out[0]), out[0].Shape().Dimensions
 }
 
-func toFloat64(t *tensors.Tensor) []float64 {
+// Float64s copies a float32 or float64 tensor into float64s.
+func Float64s(t *tensors.Tensor) []float64 {
 	switch t.DType() {
 	case dtypes.Float64:
 		return tensors.MustCopyFlatData[float64](t)
@@ -74,18 +79,18 @@ func toFloat64(t *tensors.Tensor) []float64 {
 	panic("unsupported dtype " + t.DType().String())
 }
 
-// gradients returns d(Σ out·r)/dv for every trainable variable, keyed by path.
-func (h *harness) gradients(r []float64, dims []int) map[string][]float64 {
+// Gradients returns d(Σ out·r)/dv for every trainable variable, keyed by path.
+func (h *Harness) Gradients(r []float64, dims []int) map[string][]float64 {
 	if h.grad == nil {
 		var err error
-		h.grad, err = model.NewExec(h.be, h.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-			UseVariableParameters(scope, g)
+		h.grad, err = model.NewExec(h.be, h.Store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+			nn.UseVariableParameters(scope, g)
 			nodes := h.in.Nodes(params[:len(params)-1])
-			out := h.fn(scope, nodes)
+			out := h.Fn(scope, nodes)
 			loss := ReduceAllSum(Mul(out, ConvertDType(params[len(params)-1], out.DType())))
 			h.vars = nil
 			var vs []*Node
-			for v := range h.store.IterVariables() {
+			for v := range h.Store.IterVariables() {
 				if v.Trainable && v.InUseByGraph(g) {
 					h.vars = append(h.vars, v)
 					vs = append(vs, v.NodeValue(g))
@@ -104,30 +109,30 @@ func (h *harness) gradients(r []float64, dims []int) map[string][]float64 {
 	}
 	res := map[string][]float64{}
 	for i, v := range h.vars {
-		res[v.Path()] = toFloat64(outs[i])
+		res[v.Path()] = Float64s(outs[i])
 		outs[i].FinalizeAll()
 	}
 	return res
 }
 
-// checkGradients compares the analytic gradients with central finite
+// CheckGradients compares the analytic gradients with central finite
 // differences on every entry of every variable (float64 models).
-func (h *harness) checkGradients(rng *rand.Rand, tol float64) {
+func (h *Harness) CheckGradients(rng *rand.Rand, tol float64) {
 	t := h.t
-	out, dims := h.forward()
+	out, dims := h.Forward()
 	r := make([]float64, len(out))
 	for i := range r {
 		r[i] = rng.NormFloat64()
 	}
 	loss := func() float64 {
-		o, _ := h.forward()
+		o, _ := h.Forward()
 		s := 0.0
 		for i := range o {
 			s += o[i] * r[i]
 		}
 		return s
 	}
-	grads := h.gradients(r, dims)
+	grads := h.Gradients(r, dims)
 	if len(grads) == 0 {
 		t.Fatal("no trainable variables")
 	}
@@ -153,16 +158,17 @@ func (h *harness) checkGradients(rng *rand.Rand, tol float64) {
 	}
 }
 
-// varValues returns a variable's values (float64 models).
-func (h *harness) varValues(path string) []float64 {
-	v := h.store.GetVariable(path)
+// VarValues returns a variable's values (float64 models).
+func (h *Harness) VarValues(path string) []float64 {
+	v := h.Store.GetVariable(path)
 	if v == nil {
 		h.t.Fatalf("variable %s not found", path)
 	}
-	return toFloat64(v.MustValue())
+	return Float64s(v.MustValue())
 }
 
-func assertClose(t *testing.T, what string, got, want []float64, tol float64) {
+// AssertClose fails t unless got ≈ want (relative tolerance tol).
+func AssertClose(t *testing.T, what string, got, want []float64, tol float64) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: got %d values, want %d", what, len(got), len(want))
@@ -174,6 +180,7 @@ func assertClose(t *testing.T, what string, got, want []float64, tol float64) {
 	}
 }
 
-func x0Tensor(x []float64, dims ...int) *tensors.Tensor {
+// Float64Tensor returns a float64 tensor holding a copy of x.
+func Float64Tensor(x []float64, dims ...int) *tensors.Tensor {
 	return tensors.FromFlatDataAndDimensions(append([]float64(nil), x...), dims...)
 }
