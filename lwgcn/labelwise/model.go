@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -117,9 +118,9 @@ func (c Config) optimizer() *train.Optimizer {
 func (c Config) backbone() (nn.Model, error) {
 	switch c.Backbone {
 	case BackboneGCNII:
-		return nn.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}, nil
+		return models.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}, nil
 	case BackboneGCN:
-		return nn.GCN{Hidden: c.Hidden, Dropout: c.Dropout}, nil
+		return models.GCN{Hidden: c.Hidden, Dropout: c.Dropout}, nil
 	}
 	return nil, fmt.Errorf("lwgcn: no f_G for backbone %q", c.Backbone)
 }

@@ -3,11 +3,11 @@ package nn_test
 import (
 	"testing"
 
+	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
-
-	. "github.com/gomlx/gomlx/core/graph"
 )
 
 // TestReLU checks values and the gradient (1 where x > 0, 0 elsewhere,

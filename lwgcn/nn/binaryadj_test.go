@@ -1,11 +1,12 @@
 package nn_test
 
 import (
-	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestBinaryAdjacencyByHand: the tiny graph's rows (2 -> 1 twice, a self

@@ -1,6 +1,9 @@
-// Package nn holds lwgcn's graph neural network layers and models, written
-// with GoMLX: SparseLinear, Linear, GCNConv, GATConv, GCN2Conv and the
-// paper's LabelWiseConv, and the MLP, GCN, GAT and GCNII models.
+// Package nn holds the base of lwgcn's graph neural networks and their
+// layers, written with GoMLX: the Model interface, the host Inputs and
+// graph Nodes, parameters and their initialisation, and one layer per file
+// (SparseLinear, Linear, GCNConv, GATConv, GCN2Conv, the paper's
+// LabelWiseConv and the baselines' layers). Whole models built from them
+// are in lwgcn/models.
 //
 // # Graph structure as inputs
 //
@@ -42,11 +45,4 @@
 // GCNConv/GATConv; GCNII's U(-1/sqrt(H), 1/sqrt(H))). Values depend only on
 // the seed and the variable's path, so runs repeat exactly and Reinitialize
 // can reset a model for the next split without recompiling.
-//
-// # Outputs
-//
-// Models return an N x C matrix: logits for MLP, GCN and GAT;
-// log-probabilities (log_softmax) for GCNII, as its official code does.
-// Applying LogSoftmax to either gives log-probabilities (it is idempotent on
-// log-probabilities), which is what the trainer does.
 package nn

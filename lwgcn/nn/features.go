@@ -77,6 +77,9 @@ func (m *SpMat) ForPass(train bool) *SpMat {
 // DenseFeatures wraps a dense node matrix.
 func DenseFeatures(x *Node) Features { return Features{Dense: x} }
 
+// SparseFeatures wraps a sparse node matrix whose products are in dtype.
+func SparseFeatures(m *SpMat, dtype dtypes.DType) Features { return Features{Sparse: m, dtype: dtype} }
+
 // NumRows returns N.
 func (f Features) NumRows() int {
 	if f.Sparse != nil {

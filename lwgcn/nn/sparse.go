@@ -309,6 +309,10 @@ func (in *Inputs) SetSparse(name string, m *SparseMatrix) {
 	in.setELL(name+"/ell/c", buildELL(m.NumCols, m.NumRows, m.Cols, m.Rows), m.Vals)
 }
 
+// HostSparse returns the host matrix added under name with SetSparse, or
+// nil (tensors set some other way).
+func (in *Inputs) HostSparse(name string) *SparseMatrix { return in.sparse[name] }
+
 // setELL adds the tensors of one ELL layout under prefix; vals are the
 // matrix's stored values (nil: none), arranged per slot.
 func (in *Inputs) setELL(prefix string, e *ell, vals []float32) {

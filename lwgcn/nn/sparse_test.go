@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
@@ -74,8 +75,8 @@ func TestSpMatMul(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			nn.ChunkBytes, nn.ELLChunkSlots = tc.chunk, tc.slots
 			nn.ELLBucketCost = tc.bucketCost
-			nn. // 0: one bucket per distinct row length
-				DenseMaxElements = 0
+			nn.DenseMaxElements = // 0: one bucket per distinct row length
+				0
 			if tc.dense {
 				nn.DenseMaxElements = 1 << 20
 			}

@@ -312,16 +312,3 @@ func TestSuperGATNegatives(t *testing.T) {
 		t.Fatal("two sampling calls drew the same negatives")
 	}
 }
-
-func TestSuperGATPrepareErrors(t *testing.T) {
-	g := nntest.TinyGraph(t)
-	for _, m := range []nn.SuperGAT{
-		{Hidden: 0, Heads: 1, OutHeads: 1},
-		{Hidden: 2, Heads: 1, OutHeads: 1, EdgeSampleRatio: 1.5},
-		{Hidden: 2, Heads: 1, OutHeads: 1, NegSampleRatio: -1},
-	} {
-		if err := m.Prepare(g, nn.NewInputs()); err == nil {
-			t.Fatalf("%+v accepted", m)
-		}
-	}
-}

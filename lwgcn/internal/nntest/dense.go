@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
+
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )

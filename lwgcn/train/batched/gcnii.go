@@ -8,14 +8,15 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
-// GCNII is nn.GCNII for R runs, layer by layer the same computation (in
+// GCNII is models.GCNII for R runs, layer by layer the same computation (in
 // the sorted-padded node order when the adjacency has it, so that the runs
 // draw the same dropout masks as alone): every aggregation runs once over
 // [N+1, R·H], every layer's weights [R, H, H] in one batched product.
-type GCNII struct{ nn.GCNII }
+type GCNII struct{ models.GCNII }
 
 // Forward implements Model; it returns log-probabilities [N, R, C].
 func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
@@ -38,7 +39,7 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 		}
 		return LogSoftmax(Reshape(out(h), n, b.Runs, c), -1)
 	}
-	// As nn.GCNII: node matrices kept as c ⊙ h in sorted-padded order.
+	// As models.GCNII: node matrices kept as c ⊙ h in sorted-padded order.
 	h := view.ToSortedPadded(h0)
 	folded := view
 	if cs := view.ColScale; cs != nil {

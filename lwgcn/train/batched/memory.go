@@ -2,6 +2,7 @@ package batched
 
 import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -32,11 +33,11 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
 	var hidden, layers int64 = 64, 2
 	switch m := m.(type) {
-	case nn.MLP:
+	case models.MLP:
 		hidden = int64(m.Hidden)
-	case nn.GCN:
+	case models.GCN:
 		hidden, layers = int64(m.Hidden), int64(max(m.Layers, 2))
-	case nn.GCNII:
+	case models.GCNII:
 		hidden, layers = int64(m.Hidden), int64(m.Layers+2)
 	}
 	weights := f*hidden + (layers-2)*hidden*hidden + hidden*c + (layers-1)*hidden + c

@@ -1,4 +1,4 @@
-package nn_test
+package models_test
 
 import (
 	"math"
@@ -8,7 +8,9 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -39,17 +41,17 @@ func TestSimPConv(t *testing.T) {
 		for _, relu := range []bool{true, false} {
 			g := nntest.TinyGraph(t)
 			in := nntest.Float64Inputs(t, g, true)
-			m := nn.SimPGCN{Hidden: 2, K: 2}
+			m := models.SimPGCN{Hidden: 2, K: 2}
 			if err := m.Prepare(g, in); err != nil {
 				t.Fatal(err)
 			}
-			knnM := nntest.Matrix(sparseDense(in, t, nn.InputSimPKNN), 5, 5)
+			knnM := nntest.Matrix(sparseDense(in, t, models.InputSimPKNN), 5, 5)
 			cfg := nn.SimPConfig{Out: 2, Gamma: 0.7, ScoreBias: 0.5}
 			if relu {
 				cfg.Activation = nn.ReLU
 			}
 			h := nntest.NewHarness(t, in, 13, func(scope *model.Scope, nd *nn.Nodes) *Node {
-				return nn.SimPConv(scope.In("c"), nd.Features(nn.InputFeatures), nd.Sparse(nn.InputSimPAdj), nd.Sparse(nn.InputSimPKNN), cfg)
+				return nn.SimPConv(scope.In("c"), nd.Features(nn.InputFeatures), nd.Sparse(models.InputSimPAdj), nd.Sparse(models.InputSimPKNN), cfg)
 			})
 			got, _ := h.Forward()
 			x := nntest.DenseX(g)
@@ -128,13 +130,13 @@ func sparseDense(in *nn.Inputs, t *testing.T, name string) []float64 {
 func TestSimPSSLLoss(t *testing.T) {
 	g := nntest.TinyGraph(t)
 	in := nntest.Float64Inputs(t, g, false)
-	m := nn.SimPGCN{Hidden: 3, K: 2, Lambda: 1}
+	m := models.SimPGCN{Hidden: 3, K: 2, Lambda: 1}
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}
-	a, b := bl3Int32(in.Tensor(nn.InputSimPPairA)), bl3Int32(in.Tensor(nn.InputSimPPairB))
-	s := nntest.Float64s(in.Tensor(nn.InputSimPTarget))
-	if len(a) == 0 || len(a) > nn.SimPPairsPerEpoch {
+	a, b := bl3Int32(in.Tensor(models.InputSimPPairA)), bl3Int32(in.Tensor(models.InputSimPPairB))
+	s := nntest.Float64s(in.Tensor(models.InputSimPTarget))
+	if len(a) == 0 || len(a) > models.SimPPairsPerEpoch {
 		t.Fatalf("%d pairs", len(a))
 	}
 	rng := rand.New(rand.NewPCG(9, 10))

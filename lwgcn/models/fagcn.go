@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // FAGCN is the frequency-adaptation GCN of Bo et al. (AAAI 2021) as the
@@ -33,29 +34,28 @@ type FAGCN struct {
 func (m FAGCN) Name() string { return "fagcn" }
 
 // Prepare implements Model: features, labels and FAEdges.
-func (m FAGCN) Prepare(g *graph.Graph, in *Inputs) error {
+func (m FAGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Layers < 1 {
 		return fmt.Errorf("nn: FAGCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddFAEdges(in, g)
+	return nn.AddFAEdges(in, g)
 }
 
 // Forward implements Model; it returns logits.
-func (m FAGCN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	edges := in.Sparse(InputFAEdges)
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
+func (m FAGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	edges := in.Sparse(nn.InputFAEdges)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	f := x.NumCols()
-	h := ReLU(SparseLinearWithInit(scope.In("t1"), x, m.Hidden, true, XavierNormalAsUniform(f, m.Hidden, 1.414),
-		LinearInit(f)))
-	h = Dropout(scope, h, m.Dropout, train)
+	h := nn.ReLU(nn.SparseLinearWithInit(scope.In("t1"), x, m.Hidden, true, nn.XavierNormalAsUniform(f, m.Hidden, 1.414), nn.LinearInit(f)))
+	h = nn.Dropout(scope, h, m.Dropout, train)
 	raw := h
 	for l := range m.Layers {
-		h = FAConv(scope.In("layer%d", l), h, edges, FAConfig{Dropout: m.Dropout}, train)
+		h = nn.FAConv(scope.In("layer%d", l), h, edges, nn.FAConfig{Dropout: m.Dropout}, train)
 		h = Add(MulScalar(raw, m.Eps), h)
 	}
 	c := numClasses(in)
-	return LinearWithInit(scope.In("t2"), h, c, true, XavierNormalAsUniform(m.Hidden, c, 1.414), LinearInit(m.Hidden))
+	return nn.LinearWithInit(scope.In("t2"), h, c, true, nn.XavierNormalAsUniform(m.Hidden, c, 1.414), nn.LinearInit(m.Hidden))
 }

@@ -1,10 +1,11 @@
-package nn
+package models
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // GAT is the two-layer graph attention network of the GAT paper (Cora
@@ -32,21 +33,21 @@ func DefaultGAT() GAT {
 func (m GAT) Name() string { return "gat" }
 
 // Prepare implements Model: features, labels and the self-looped edges.
-func (m GAT) Prepare(g *graph.Graph, in *Inputs) error {
-	if err := AddGraphBasics(in, g); err != nil {
+func (m GAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddGATEdges(in, g)
+	return nn.AddGATEdges(in, g)
 }
 
 // Forward implements Model; it returns logits.
-func (m GAT) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	edges := in.Sparse(InputGATEdges)
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
-	h := GATConv(scope.In("conv1"), x, edges, GATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true,
+func (m GAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	edges := in.Sparse(nn.InputGATEdges)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
+	h := nn.GATConv(scope.In("conv1"), x, edges, nn.GATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true,
 		NegativeSlope: 0.2, AttentionDropout: m.AttentionDropout}, train)
-	h = Dropout(scope, ELU(h), m.Dropout, train)
+	h = nn.Dropout(scope, nn.ELU(h), m.Dropout, train)
 	outHeads := max(m.OutHeads, 1)
-	return GATConv(scope.In("conv2"), DenseFeatures(h), edges, GATConfig{Heads: outHeads, Out: numClasses(in),
+	return nn.GATConv(scope.In("conv2"), nn.DenseFeatures(h), edges, nn.GATConfig{Heads: outHeads, Out: numClasses(in),
 		Concat: false, NegativeSlope: 0.2, AttentionDropout: m.AttentionDropout}, train)
 }

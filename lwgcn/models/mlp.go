@@ -1,10 +1,11 @@
-package nn
+package models
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // MLP is the pseudo-label predictor f_P of LW-GCN: a one-hidden-layer
@@ -23,12 +24,12 @@ type MLP struct {
 func (m MLP) Name() string { return "mlp" }
 
 // Prepare implements Model: features and labels.
-func (m MLP) Prepare(g *graph.Graph, in *Inputs) error { return AddGraphBasics(in, g) }
+func (m MLP) Prepare(g *graph.Graph, in *nn.Inputs) error { return nn.AddGraphBasics(in, g) }
 
 // Forward implements Model; it returns logits.
-func (m MLP) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.InputDropout, train)
-	h := ReLU(SparseLinear(scope.In("fc1"), x, m.Hidden, true))
-	h = Dropout(scope, h, m.Dropout, train)
-	return Linear(scope.In("fc2"), h, numClasses(in), true)
+func (m MLP) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.InputDropout, train)
+	h := nn.ReLU(nn.SparseLinear(scope.In("fc1"), x, m.Hidden, true))
+	h = nn.Dropout(scope, h, m.Dropout, train)
+	return nn.Linear(scope.In("fc2"), h, numClasses(in), true)
 }

@@ -1,10 +1,11 @@
-package nn
+package models
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // GCN is the graph convolutional network of Kipf & Welling (as in PyG's
@@ -25,23 +26,23 @@ type GCN struct {
 func (m GCN) Name() string { return "gcn" }
 
 // Prepare implements Model: features, labels and Â.
-func (m GCN) Prepare(g *graph.Graph, in *Inputs) error {
-	if err := AddGraphBasics(in, g); err != nil {
+func (m GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddGCNAdjacency(in, g)
+	return nn.AddGCNAdjacency(in, g)
 }
 
 // Forward implements Model; it returns logits.
-func (m GCN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	adj := in.Sparse(InputGCNAdj).ForPass(train)
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
+func (m GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	layers := max(m.Layers, 2)
-	h := ReLU(GCNConv(scope.In("conv1"), x, adj, m.Hidden))
+	h := nn.ReLU(nn.GCNConv(scope.In("conv1"), x, adj, m.Hidden))
 	for l := 2; l < layers; l++ {
-		h = Dropout(scope, h, m.Dropout, train)
-		h = ReLU(GCNConv(scope.In("conv%d", l), DenseFeatures(h), adj, m.Hidden))
+		h = nn.Dropout(scope, h, m.Dropout, train)
+		h = nn.ReLU(nn.GCNConv(scope.In("conv%d", l), nn.DenseFeatures(h), adj, m.Hidden))
 	}
-	h = Dropout(scope, h, m.Dropout, train)
-	return GCNConv(scope.In("conv%d", layers), DenseFeatures(h), adj, numClasses(in))
+	h = nn.Dropout(scope, h, m.Dropout, train)
+	return nn.GCNConv(scope.In("conv%d", layers), nn.DenseFeatures(h), adj, numClasses(in))
 }

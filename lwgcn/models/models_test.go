@@ -1,4 +1,4 @@
-package nn_test
+package models_test
 
 import (
 	"math"
@@ -7,7 +7,9 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -15,7 +17,7 @@ import (
 // evaluation passes are deterministic and training passes use dropout.
 func TestModelsOutputs(t *testing.T) {
 	g := nntest.TinyGraph(t)
-	for _, m := range []nn.Model{nn.MLP{Hidden: 4, Dropout: 0.5, InputDropout: 0.5}, nn.GCN{Hidden: 4, Dropout: 0.5}, nn.GAT{Hidden: 2, Heads: 2, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.5}, nn.GCNII{Layers: 3, Hidden: 4, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}} {
+	for _, m := range []nn.Model{models.MLP{Hidden: 4, Dropout: 0.5, InputDropout: 0.5}, models.GCN{Hidden: 4, Dropout: 0.5}, models.GAT{Hidden: 2, Heads: 2, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.5}, models.GCNII{Layers: 3, Hidden: 4, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}} {
 		t.Run(m.Name(), func(t *testing.T) {
 			in := nn.NewInputs()
 			if err := m.Prepare(g, in); err != nil {
@@ -58,7 +60,7 @@ func TestModelsOutputs(t *testing.T) {
 
 func TestReinitializeDependsOnSeedAndPath(t *testing.T) {
 	g := nntest.TinyGraph(t)
-	m := nn.GCN{Hidden: 4}
+	m := models.GCN{Hidden: 4}
 	in := nn.NewInputs()
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)

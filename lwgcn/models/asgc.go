@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // InputASGCFeatures holds ASGC's filtered features ([N, F], dense).
@@ -39,7 +40,7 @@ type ASGC struct {
 func (m ASGC) Name() string { return "asgc" }
 
 // Prepare implements Model: labels and the filtered features.
-func (m ASGC) Prepare(g *graph.Graph, in *Inputs) error {
+func (m ASGC) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if g.Features() == nil {
 		return fmt.Errorf("nn: graph %q has no features", g.Name())
 	}
@@ -47,9 +48,9 @@ func (m ASGC) Prepare(g *graph.Graph, in *Inputs) error {
 	for i, c := range g.Labels() {
 		labels[i] = max(c, 0)
 	}
-	in.SetInt32(InputLabels, labels, g.NumNodes())
-	in.SetMeta(InputNumClasses, g.NumClasses())
-	res, err := ASGCFilter(g.NumNodes(), g.Src(), g.Dst(), g.Features(), m.K, m.Reg, m.Workers)
+	in.SetInt32(nn.InputLabels, labels, g.NumNodes())
+	in.SetMeta(nn.InputNumClasses, g.NumClasses())
+	res, err := nn.ASGCFilter(g.NumNodes(), g.Src(), g.Dst(), g.Features(), m.K, m.Reg, m.Workers)
 	if err != nil {
 		return fmt.Errorf("nn: ASGC on graph %q: %w", g.Name(), err)
 	}
@@ -58,9 +59,9 @@ func (m ASGC) Prepare(g *graph.Graph, in *Inputs) error {
 }
 
 // Forward implements Model; it returns logits.
-func (m ASGC) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
+func (m ASGC) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	x := ConvertDType(in.Get(InputASGCFeatures), in.DType)
-	return LinearWithInit(scope.In("fc"), x, numClasses(in), true, ZeroInit, ZeroInit)
+	return nn.LinearWithInit(scope.In("fc"), x, numClasses(in), true, nn.ZeroInit, nn.ZeroInit)
 }
 
 // ASGCWeight returns the classifier's weight W [F, C] in g (after Forward

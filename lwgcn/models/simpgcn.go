@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // SimP-GCN input names.
@@ -73,20 +74,20 @@ func (m SimPGCN) Name() string { return "simpgcn" }
 
 // Prepare implements Model: features, labels, Â, the kNN graph and (with
 // Lambda > 0) the self-supervised pairs.
-func (m SimPGCN) Prepare(g *graph.Graph, in *Inputs) error {
+func (m SimPGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
 	n := g.NumNodes()
-	adj, err := BinaryAdjacency(n, g.Src(), g.Dst(), true, NormSym)
+	adj, err := nn.BinaryAdjacency(n, g.Src(), g.Dst(), true, nn.NormSym)
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
 	in.SetSparse(InputSimPAdj, adj)
-	sim, err := NewFeatureSimilarity(g.Features())
+	sim, err := nn.NewFeatureSimilarity(g.Features())
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
@@ -109,7 +110,7 @@ func (m SimPGCN) Prepare(g *graph.Graph, in *Inputs) error {
 }
 
 // Forward implements Model; it returns log-probabilities.
-func (m SimPGCN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
+func (m SimPGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	out, _ := m.ForwardWithEmbedding(scope, in, train)
 	return out
 }
@@ -117,14 +118,14 @@ func (m SimPGCN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
 // ForwardWithEmbedding returns the log-probabilities and the hidden
 // representation after dropout (the official code's embedding for the
 // self-supervised loss, layer=1.5).
-func (m SimPGCN) ForwardWithEmbedding(scope *model.Scope, in *Nodes, train bool) (logp, hidden *Node) {
+func (m SimPGCN) ForwardWithEmbedding(scope *model.Scope, in *nn.Nodes, train bool) (logp, hidden *Node) {
 	adj := in.Sparse(InputSimPAdj).ForPass(train)
 	knn := in.Sparse(InputSimPKNN).ForPass(train)
-	x := in.Features(InputFeatures).ForPass(train)
-	h := SimPConv(scope.In("conv1"), x, adj, knn, SimPConfig{Out: m.Hidden, Gamma: m.Gamma, ScoreBias: m.ScoreBias,
-		Activation: ReLU})
-	h = Dropout(scope, h, m.Dropout, train)
-	out := SimPConv(scope.In("conv2"), DenseFeatures(h), adj, knn, SimPConfig{Out: numClasses(in), Gamma: m.Gamma,
+	x := in.Features(nn.InputFeatures).ForPass(train)
+	h := nn.SimPConv(scope.In("conv1"), x, adj, knn, nn.SimPConfig{Out: m.Hidden, Gamma: m.Gamma, ScoreBias: m.ScoreBias,
+		Activation: nn.ReLU})
+	h = nn.Dropout(scope, h, m.Dropout, train)
+	out := nn.SimPConv(scope.In("conv2"), nn.DenseFeatures(h), adj, knn, nn.SimPConfig{Out: numClasses(in), Gamma: m.Gamma,
 		ScoreBias: m.ScoreBias})
 	return LogSoftmax(out, -1), h
 }
@@ -140,16 +141,16 @@ func (m SimPGCN) ForwardWithEmbedding(scope *model.Scope, in *Nodes, train bool)
 // SimPPairsPerEpoch and standard deviation below 100), which avoids a sort
 // in the graph. With fewer pairs, all are used. It returns nil when the
 // inputs have no pairs (Lambda 0).
-func (m SimPGCN) SSLLoss(scope *model.Scope, in *Nodes, h *Node) *Node {
+func (m SimPGCN) SSLLoss(scope *model.Scope, in *nn.Nodes, h *Node) *Node {
 	a := in.Maybe(InputSimPPairA)
 	if a == nil {
 		return nil
 	}
 	b, target := in.Get(InputSimPPairB), ConvertDType(in.Get(InputSimPTarget), h.DType())
 	p := a.Shape().Dimensions[0]
-	diff := Abs(Sub(Gather(h, a), Gather(h, b)))               // [P, H]
-	pred := Reshape(Linear(scope.In("ssl"), diff, 1, true), p) // [P]
-	sq := Square(Sub(pred, target))                            // [P]
+	diff := Abs(Sub(Gather(h, a), Gather(h, b)))                  // [P, H]
+	pred := Reshape(nn.Linear(scope.In("ssl"), diff, 1, true), p) // [P]
+	sq := Square(Sub(pred, target))                               // [P]
 	if p <= SimPPairsPerEpoch {
 		return ReduceAllMean(sq)
 	}

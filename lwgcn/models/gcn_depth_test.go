@@ -1,4 +1,4 @@
-package nn_test
+package models_test
 
 import (
 	"testing"
@@ -6,7 +6,9 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -15,7 +17,7 @@ import (
 // explicit composition over the same variables.
 func TestGCNLayers(t *testing.T) {
 	g := nntest.TinyGraph(t)
-	m := nn.GCN{Hidden: 4, Layers: 3}
+	m := models.GCN{Hidden: 4, Layers: 3}
 	in := nn.NewInputs()
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)

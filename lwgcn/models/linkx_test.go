@@ -1,4 +1,4 @@
-package nn_test
+package models_test
 
 import (
 	"math"
@@ -7,7 +7,9 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -51,7 +53,7 @@ func TestLINKX(t *testing.T) {
 	nntest.BothLayouts(t, func(t *testing.T) {
 		g := nntest.TinyGraph(t)
 		in := nntest.Float64Inputs(t, g, true)
-		m := nn.LINKX{Hidden: 3, Layers: 2, LayersA: 2, LayersX: 1}
+		m := models.LINKX{Hidden: 3, Layers: 2, LayersA: 2, LayersX: 1}
 		if err := m.Prepare(g, in); err != nil {
 			t.Fatal(err)
 		}

@@ -1,14 +1,14 @@
-package nn
+package models
 
 import (
 	"fmt"
 
 	"github.com/gomlx/compute/dtypes"
-
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // InputGloGNNAdj is GloGNN's adjacency: the row-normalised A + I of the
@@ -37,7 +37,8 @@ type GloGNN struct {
 	Dropout float64
 	// Delta weighs the feature branch against the adjacency branch.
 	Delta float64
-	GloGNNConfig
+	nn.GloGNNConfig
+
 	NormLayers int
 	// Float64 runs the model in float64, as the official code does
 	// (torch.set_default_dtype(torch.float64)).
@@ -59,18 +60,18 @@ func (m GloGNN) Name() string { return "glognn++" }
 // Prepare implements Model: features, labels and the row-normalised A + I
 // of the symmetric binary adjacency (nx.from_dict_of_lists in the official
 // loader; the graph's own self loops give a diagonal 2).
-func (m GloGNN) Prepare(g *graph.Graph, in *Inputs) error {
+func (m GloGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
 	if m.Float64 {
 		in.DType = dtypes.Float64
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
 	u := g.ToUndirected()
-	adj, err := BinaryAdjacency(g.NumNodes(), u.Dst(), u.Src(), true, NormRow)
+	adj, err := nn.BinaryAdjacency(g.NumNodes(), u.Dst(), u.Src(), true, nn.NormRow)
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
@@ -79,28 +80,28 @@ func (m GloGNN) Prepare(g *graph.Graph, in *Inputs) error {
 }
 
 // Forward implements Model; it returns log-probabilities.
-func (m GloGNN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
+func (m GloGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := in.Sparse(InputGloGNNAdj).ForPass(train)
 	var h *Node
 	if m.Delta != 0 {
-		x := in.Features(InputFeatures).ForPass(train)
-		h = MulScalar(SparseLinear(scope.In("fc1"), x, m.Hidden, true), m.Delta)
+		x := in.Features(nn.InputFeatures).ForPass(train)
+		h = MulScalar(nn.SparseLinear(scope.In("fc1"), x, m.Hidden, true), m.Delta)
 	}
 	if m.Delta != 1 {
-		a := Features{Sparse: adj, dtype: in.DType}
-		ha := MulScalar(SparseLinear(scope.In("fc3"), a, m.Hidden, true), 1-m.Delta)
+		a := nn.SparseFeatures(adj, in.DType)
+		ha := MulScalar(nn.SparseLinear(scope.In("fc3"), a, m.Hidden, true), 1-m.Delta)
 		if h == nil {
 			h = ha
 		} else {
 			h = Add(h, ha)
 		}
 	}
-	h = Dropout(scope, ReLU(h), m.Dropout, train)
-	h0 := Linear(scope.In("fc2"), h, numClasses(in), true)
+	h = nn.Dropout(scope, nn.ReLU(h), m.Dropout, train)
+	h0 := nn.Linear(scope.In("fc2"), h, numClasses(in), true)
 	out := h0
 	norm := scope.In("norm") // one scope: the layers share w and θ
 	for range m.NormLayers {
-		out = GloGNNConv(norm, out, h0, adj, m.GloGNNConfig)
+		out = nn.GloGNNConv(norm, out, h0, adj, m.GloGNNConfig)
 	}
 	return LogSoftmax(out, -1)
 }

@@ -1,10 +1,11 @@
-package nn
+package models
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // GCNII is the deep GCN of Chen et al. (2020) as in its official code (the
@@ -28,34 +29,34 @@ func (m GCNII) Name() string { return "gcnii" }
 
 // Prepare implements Model: features, labels and Â (with its sorted
 // layout, see SpMat.SortedPadded).
-func (m GCNII) Prepare(g *graph.Graph, in *Inputs) error {
-	if err := AddGraphBasics(in, g); err != nil {
+func (m GCNII) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	if err := AddGCNAdjacency(in, g); err != nil {
+	if err := nn.AddGCNAdjacency(in, g); err != nil {
 		return err
 	}
-	if in.sparse[InputGCNAdj] == nil {
+	if in.HostSparse(nn.InputGCNAdj) == nil {
 		return nil // tensors set some other way: plain layout only
 	}
-	return in.SetSparseSorted(InputGCNAdj)
+	return in.SetSparseSorted(nn.InputGCNAdj)
 }
 
 // Forward implements Model; it returns log-probabilities.
-func (m GCNII) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	adj := in.Sparse(InputGCNAdj).ForPass(train)
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
-	h0 := ReLU(SparseLinear(scope.In("fc0"), x, m.Hidden, true))
+func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
+	h0 := nn.ReLU(nn.SparseLinear(scope.In("fc0"), x, m.Hidden, true))
 	view, sorted := adj.SortedPadded()
 	if !sorted {
 		alphaH0 := MulScalar(h0, m.Alpha)
 		h := h0
 		for l := 1; l <= m.Layers; l++ {
-			h = Dropout(scope, h, m.Dropout, train)
-			h = ReLU(GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
+			h = nn.Dropout(scope, h, m.Dropout, train)
+			h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
 		}
-		h = Dropout(scope, h, m.Dropout, train)
-		return LogSoftmax(Linear(scope.In("fc1"), h, numClasses(in), true), -1)
+		h = nn.Dropout(scope, h, m.Dropout, train)
+		return LogSoftmax(nn.Linear(scope.In("fc1"), h, numClasses(in), true), -1)
 	}
 	// The layers run on the sorted-padded form (see SpMat.SortedPadded),
 	// with Â = diag(r) B diag(c) and the node matrices kept as c ⊙ h: since
@@ -75,13 +76,13 @@ func (m GCNII) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
 	}
 	alphaH0 := MulScalar(h, m.Alpha)
 	for l := 1; l <= m.Layers; l++ {
-		h = Dropout(scope, h, m.Dropout, train)
-		h = ReLU(GCN2Conv(scope.In("conv%d", l), h, alphaH0, folded, m.Alpha, m.Lambda, l))
+		h = nn.Dropout(scope, h, m.Dropout, train)
+		h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, folded, m.Alpha, m.Lambda, l))
 	}
 	if view.ColScale != nil {
 		h = Mul(h, view.InvColScale())
 	}
-	h = Dropout(scope, h, m.Dropout, train)
-	out := Linear(scope.In("fc1"), h, numClasses(in), true)
+	h = nn.Dropout(scope, h, m.Dropout, train)
+	out := nn.Linear(scope.In("fc1"), h, numClasses(in), true)
 	return LogSoftmax(view.FromSortedPadded(out), -1)
 }

@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // SuperGAT is the two-layer SuperGATNet of the official code
@@ -24,7 +25,7 @@ import (
 type SuperGAT struct {
 	Hidden, Heads, OutHeads int
 	Dropout                 float64
-	Attention               SuperGATAttention
+	Attention               nn.SuperGATAttention
 	// EdgeSampleRatio and NegSampleRatio: see SuperGATConfig.
 	EdgeSampleRatio, NegSampleRatio float64
 }
@@ -33,7 +34,7 @@ type SuperGAT struct {
 func (m SuperGAT) Name() string { return "supergat" }
 
 // Prepare implements Model: features, labels, self-looped edges and keys.
-func (m SuperGAT) Prepare(g *graph.Graph, in *Inputs) error {
+func (m SuperGAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Heads < 1 || m.OutHeads < 1 {
 		return fmt.Errorf("nn: SuperGAT needs hidden, heads and out heads >= 1, got %d, %d, %d", m.Hidden, m.Heads,
 			m.OutHeads)
@@ -42,30 +43,30 @@ func (m SuperGAT) Prepare(g *graph.Graph, in *Inputs) error {
 		return fmt.Errorf("nn: SuperGAT edge sample ratio must be in [0, 1] and negative sample ratio >= 0, got %v and %v",
 			m.EdgeSampleRatio, m.NegSampleRatio)
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddSuperGATInputs(in, g)
+	return nn.AddSuperGATInputs(in, g)
 }
 
 // Forward implements Model; it returns logits.
-func (m SuperGAT) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
+func (m SuperGAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	logits, _ := m.ForwardWithLinkLoss(scope, in, train)
 	return logits
 }
 
 // ForwardWithLinkLoss returns the logits and, in training passes, the sum
 // of the two layers' self-supervised link losses (nil otherwise).
-func (m SuperGAT) ForwardWithLinkLoss(scope *model.Scope, in *Nodes, train bool) (logits, linkLoss *Node) {
-	edges := in.Sparse(InputGATEdges)
-	keys := in.Get(InputSuperGATKeys)
-	cfg := SuperGATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true, Attention: m.Attention, NegativeSlope: 0.2,
+func (m SuperGAT) ForwardWithLinkLoss(scope *model.Scope, in *nn.Nodes, train bool) (logits, linkLoss *Node) {
+	edges := in.Sparse(nn.InputGATEdges)
+	keys := in.Get(nn.InputSuperGATKeys)
+	cfg := nn.SuperGATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true, Attention: m.Attention, NegativeSlope: 0.2,
 		AttentionDropout: m.Dropout, EdgeSampleRatio: m.EdgeSampleRatio, NegSampleRatio: m.NegSampleRatio}
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
-	h, l1 := SuperGATConv(scope.In("conv1"), x, edges, keys, cfg, train)
-	h = Dropout(scope, ELU(h), m.Dropout, train)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
+	h, l1 := nn.SuperGATConv(scope.In("conv1"), x, edges, keys, cfg, train)
+	h = nn.Dropout(scope, nn.ELU(h), m.Dropout, train)
 	cfg.Heads, cfg.Out, cfg.Concat = m.OutHeads, numClasses(in), false
-	logits, l2 := SuperGATConv(scope.In("conv2"), DenseFeatures(h), edges, keys, cfg, train)
+	logits, l2 := nn.SuperGATConv(scope.In("conv2"), nn.DenseFeatures(h), edges, keys, cfg, train)
 	if l1 != nil && l2 != nil {
 		linkLoss = Add(l1, l2)
 	}

@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // H2GCN input names: the normalised 1-hop and exact 2-hop adjacencies.
@@ -45,17 +46,17 @@ type H2GCN struct {
 func (m H2GCN) Name() string { return "h2gcn" }
 
 // Prepare implements Model: features, labels and the two neighbourhoods.
-func (m H2GCN) Prepare(g *graph.Graph, in *Inputs) error {
+func (m H2GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Rounds < 1 {
 		return fmt.Errorf("nn: H2GCN needs hidden >= 1 and rounds >= 1, got hidden %d, rounds %d", m.Hidden, m.Rounds)
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
 	if in.Has(InputH2GCNHop1+"/numrows") && in.Has(InputH2GCNHop2+"/numrows") {
 		return nil
 	}
-	a1, a2, err := H2GCNNeighborhoods(g.NumNodes(), g.Src(), g.Dst())
+	a1, a2, err := nn.H2GCNNeighborhoods(g.NumNodes(), g.Src(), g.Dst())
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
@@ -65,20 +66,20 @@ func (m H2GCN) Prepare(g *graph.Graph, in *Inputs) error {
 }
 
 // Forward implements Model; it returns logits.
-func (m H2GCN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
+func (m H2GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	a1, a2 := in.AutoSparse(InputH2GCNHop1, train), in.AutoSparse(InputH2GCNHop2, train)
-	x := in.Features(InputFeatures).ForPass(train)
-	r := SparseLinearWithInit(scope.In("embed"), x, m.Hidden, false, GlorotInit(x.NumCols(), m.Hidden), ZeroInit)
+	x := in.Features(nn.InputFeatures).ForPass(train)
+	r := nn.SparseLinearWithInit(scope.In("embed"), x, m.Hidden, false, nn.GlorotInit(x.NumCols(), m.Hidden), nn.ZeroInit)
 	if m.EmbedReLU {
-		r = ReLU(r)
+		r = nn.ReLU(r)
 	}
 	reps := []*Node{r}
 	for range m.Rounds {
-		r = H2GCNConv(r, a1, a2)
+		r = nn.H2GCNConv(r, a1, a2)
 		reps = append(reps, r)
 	}
 	h := Concatenate(reps, 1)
-	h = Dropout(scope, h, m.Dropout, train)
+	h = nn.Dropout(scope, h, m.Dropout, train)
 	width := h.Shape().Dimensions[1]
-	return LinearWithInit(scope.In("out"), h, numClasses(in), false, GlorotInit(width, numClasses(in)), ZeroInit)
+	return nn.LinearWithInit(scope.In("out"), h, numClasses(in), false, nn.GlorotInit(width, numClasses(in)), nn.ZeroInit)
 }

@@ -1,8 +1,10 @@
-package nn
+package models
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // LINKXMLP is the MLP of the LINKX code (adapted from Correct & Smooth):
@@ -15,17 +17,17 @@ import (
 // layer. Shapes: x N x F (sparse or dense Features; the first layer is a
 // SparseLinear), hidden and out widths, result [N, out]. Initialisation:
 // PyTorch's nn.Linear; batch norm as BatchNorm1d.
-func LINKXMLP(scope *model.Scope, x Features, hidden, out, layers int, dropout float64, train bool) *Node {
+func LINKXMLP(scope *model.Scope, x nn.Features, hidden, out, layers int, dropout float64, train bool) *Node {
 	if layers <= 1 {
-		return SparseLinear(scope.In("lin0"), x, out, true)
+		return nn.SparseLinear(scope.In("lin0"), x, out, true)
 	}
-	h := SparseLinear(scope.In("lin0"), x, hidden, true)
+	h := nn.SparseLinear(scope.In("lin0"), x, hidden, true)
 	for i := 0; i < layers-1; i++ {
 		if i > 0 {
-			h = Linear(scope.In("lin%d", i), h, hidden, true)
+			h = nn.Linear(scope.In("lin%d", i), h, hidden, true)
 		}
-		h = BatchNorm1d(scope.In("bn%d", i), ReLU(h), train)
-		h = Dropout(scope, h, dropout, train)
+		h = nn.BatchNorm1d(scope.In("bn%d", i), nn.ReLU(h), train)
+		h = nn.Dropout(scope, h, dropout, train)
 	}
-	return Linear(scope.In("lin%d", layers-1), h, out, true)
+	return nn.Linear(scope.In("lin%d", layers-1), h, out, true)
 }

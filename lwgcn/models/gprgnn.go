@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // GPRGNN is GPR-GNN (Chien et al., ICLR 2021) as in the official code
@@ -33,23 +34,23 @@ type GPRGNN struct {
 func (m GPRGNN) Name() string { return "gprgnn" }
 
 // Prepare implements Model: features, labels and Â.
-func (m GPRGNN) Prepare(g *graph.Graph, in *Inputs) error {
+func (m GPRGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.K < 0 || m.Hidden < 1 {
 		return fmt.Errorf("nn: GPRGNN needs K >= 0 and hidden >= 1, got K %d, hidden %d", m.K, m.Hidden)
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddGCNAdjacency(in, g)
+	return nn.AddGCNAdjacency(in, g)
 }
 
 // Forward implements Model; it returns logits.
-func (m GPRGNN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	adj := in.Sparse(InputGCNAdj).ForPass(train)
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.Dropout, train)
-	h := ReLU(SparseLinear(scope.In("lin1"), x, m.Hidden, true))
-	h = Dropout(scope, h, m.Dropout, train)
-	z := Linear(scope.In("lin2"), h, numClasses(in), true)
-	z = Dropout(scope, z, m.DropProp, train)
-	return GPRProp(scope.In("prop"), z, adj, GPRPPRInit(m.K, m.Alpha))
+func (m GPRGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
+	h := nn.ReLU(nn.SparseLinear(scope.In("lin1"), x, m.Hidden, true))
+	h = nn.Dropout(scope, h, m.Dropout, train)
+	z := nn.Linear(scope.In("lin2"), h, numClasses(in), true)
+	z = nn.Dropout(scope, z, m.DropProp, train)
+	return nn.GPRProp(scope.In("prop"), z, adj, nn.GPRPPRInit(m.K, m.Alpha))
 }

@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // BMGCN is the block-modelling-guided GCN of He et al. ("Block
@@ -49,66 +50,66 @@ const (
 )
 
 // Prepare implements Model: features, labels and the weighted adjacency.
-func (m BMGCN) Prepare(g *graph.Graph, in *Inputs) error {
+func (m BMGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Layers < 1 {
 		return fmt.Errorf("nn: BM-GCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
 	}
 	if m.Enhance <= 0 {
 		return fmt.Errorf("nn: BM-GCN enhance must be positive, got %v", m.Enhance)
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddBMGCNAdjacency(in, g, m.SelfLoop)
+	return nn.AddBMGCNAdjacency(in, g, m.SelfLoop)
 }
 
 // Forward implements Model; it returns the GCN's logits.
-func (m BMGCN) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
+func (m BMGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	logits, _ := m.ForwardBoth(scope, in, train)
 	return logits
 }
 
 // MLPLogits returns the MLP's logits [N, C] (scope "mlp").
-func (m BMGCN) MLPLogits(scope *model.Scope, in *Nodes, train bool) *Node {
-	x := in.Features(InputFeatures).ForPass(train)
+func (m BMGCN) MLPLogits(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	x := in.Features(nn.InputFeatures).ForPass(train)
 	s := scope.In(BMGCNScopeMLP)
 	f := x.NumCols()
-	h := SparseLinearWithInit(s.In("fc1"), x, m.Hidden, true, GlorotInit(f, m.Hidden), ZeroInit)
-	h = ReLU(Dropout(scope, h, m.MLPDropout, train))
+	h := nn.SparseLinearWithInit(s.In("fc1"), x, m.Hidden, true, nn.GlorotInit(f, m.Hidden), nn.ZeroInit)
+	h = nn.ReLU(nn.Dropout(scope, h, m.MLPDropout, train))
 	c := numClasses(in)
-	return LinearWithInit(s.In("fc2"), h, c, true, GlorotInit(m.Hidden, c), ZeroInit)
+	return nn.LinearWithInit(s.In("fc2"), h, c, true, nn.GlorotInit(m.Hidden, c), nn.ZeroInit)
 }
 
 // ForwardBoth returns the GCN's logits and the MLP's logits. The training
 // labels ("labels", "mask/train") enter the block matrix in both training
 // and evaluation passes, as in the official code.
-func (m BMGCN) ForwardBoth(scope *model.Scope, in *Nodes, train bool) (logits, mlpLogits *Node) {
+func (m BMGCN) ForwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits, mlpLogits *Node) {
 	mlpLogits = m.MLPLogits(scope, in, train)
 	dt := mlpLogits.DType()
 	c := numClasses(in)
 	b := Softmax(mlpLogits, -1)
-	adj := in.Sparse(InputBMGCNAdj).ForPass(train)
-	a := ConvertDType(in.Get(InputBMGCNWeights), dt)
-	isTrain := ExpandAxes(GreaterThan(ConvertDType(in.Get(InputTrainMask), dt), ScalarZero(mlpLogits.Graph(), dt)), -1)
-	yHat := Where(isTrain, OneHot(in.Get(InputLabels), c, dt), b)
-	q := BlockCompatibility(BlockMatrix(yHat, adj, a), m.Enhance)
-	alpha := BlockEdgeWeights(b, q, adj, a)
+	adj := in.Sparse(nn.InputBMGCNAdj).ForPass(train)
+	a := ConvertDType(in.Get(nn.InputBMGCNWeights), dt)
+	isTrain := ExpandAxes(GreaterThan(ConvertDType(in.Get(nn.InputTrainMask), dt), ScalarZero(mlpLogits.Graph(), dt)), -1)
+	yHat := Where(isTrain, OneHot(in.Get(nn.InputLabels), c, dt), b)
+	q := nn.BlockCompatibility(nn.BlockMatrix(yHat, adj, a), m.Enhance)
+	alpha := nn.BlockEdgeWeights(b, q, adj, a)
 
 	s := scope.In(BMGCNScopeGCN)
-	h := in.Features(InputFeatures).ForPass(train)
+	h := in.Features(nn.InputFeatures).ForPass(train)
 	for l := range m.Layers {
 		last := l == m.Layers-1
 		out := m.Hidden
 		if last {
 			out = c
 		} else {
-			h = DropoutFeatures(scope, h, m.Dropout, train)
+			h = nn.DropoutFeatures(scope, h, m.Dropout, train)
 		}
-		y := BMGCNConv(s.In("layer%d", l), h, adj, alpha, out)
+		y := nn.BMGCNConv(s.In("layer%d", l), h, adj, alpha, out)
 		if last {
 			logits = y
 		} else {
-			h = DenseFeatures(ReLU(y))
+			h = nn.DenseFeatures(nn.ReLU(y))
 		}
 	}
 	return logits, mlpLogits

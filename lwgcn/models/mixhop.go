@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"github.com/gomlx/compute/shapes"
@@ -6,6 +6,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // MixHop defaults: the official trainer's flags (samihaija/mixhop,
@@ -51,11 +52,11 @@ type MixHop struct {
 func (m MixHop) Name() string { return "mixhop" }
 
 // Prepare implements Model: features, labels and Â.
-func (m MixHop) Prepare(g *graph.Graph, in *Inputs) error {
-	if err := AddGraphBasics(in, g); err != nil {
+func (m MixHop) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	return AddGCNAdjacency(in, g)
+	return nn.AddGCNAdjacency(in, g)
 }
 
 func (m MixHop) powers() []int {
@@ -66,29 +67,29 @@ func (m MixHop) powers() []int {
 }
 
 // Forward implements Model; it returns logits.
-func (m MixHop) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	adj := in.Sparse(InputGCNAdj).ForPass(train)
+func (m MixHop) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
 	powers := m.powers()
 	c := numClasses(in)
-	x := DropoutFeatures(scope, in.Features(InputFeatures).ForPass(train), m.InputDropout, train)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.InputDropout, train)
 	var h *Node
 	layers := max(m.Layers, 1)
 	for l := 1; l <= layers; l++ {
-		spec := MixHopSpec{Powers: powers, Dims: MixHopDims(m.Hidden, len(powers))}
+		spec := nn.MixHopSpec{Powers: powers, Dims: nn.MixHopDims(m.Hidden, len(powers))}
 		if l == 1 {
 			spec.RowScale = FeatureRowInvNorms(x)
-			h = MixHopConv(scope.In("mixhop%d", l), x, adj, spec)
+			h = nn.MixHopConv(scope.In("mixhop%d", l), x, adj, spec)
 		} else {
-			h = MixHopConv(scope.In("mixhop%d", l), DenseFeatures(Dropout(scope, h, m.Dropout, train)), adj, spec)
+			h = nn.MixHopConv(scope.In("mixhop%d", l), nn.DenseFeatures(nn.Dropout(scope, h, m.Dropout, train)), adj, spec)
 		}
-		h = ReLU(BatchStatsNorm(scope.In("bn%d", l), h, BatchStatsNormEpsilon))
+		h = nn.ReLU(nn.BatchStatsNorm(scope.In("bn%d", l), h, nn.BatchStatsNormEpsilon))
 	}
-	h = Dropout(scope, h, m.Dropout, train)
+	h = nn.Dropout(scope, h, m.Dropout, train)
 	dims := make([]int, len(powers))
 	for i := range dims {
 		dims[i] = c
 	}
-	o := MixHopConv(scope.In("out"), DenseFeatures(h), adj, MixHopSpec{Powers: powers, Dims: dims})
+	o := nn.MixHopConv(scope.In("out"), nn.DenseFeatures(h), adj, nn.MixHopSpec{Powers: powers, Dims: dims})
 	return PSumOutput(scope.In("psum"), o, c)
 }
 
@@ -101,7 +102,7 @@ func PSumOutput(scope *model.Scope, o *Node, numClasses int) *Node {
 		panicf("nn.PSumOutput: %d columns are not segments of %d classes", width, numClasses)
 	}
 	s := width / numClasses
-	q := Param(scope, o.Graph(), "q", o.DType(), ZeroInit, nil, s)
+	q := nn.Param(scope, o.Graph(), "q", o.DType(), nn.ZeroInit, nil, s)
 	wts := Softmax(q, 0)                                 // [S]
 	seg := Reshape(o, n, s, numClasses)                  // [N, S, C]
 	return ReduceSum(Mul(seg, Reshape(wts, 1, s, 1)), 1) // [N, C]
@@ -111,7 +112,7 @@ func PSumOutput(scope *model.Scope, o *Node, numClasses int) *Node {
 // ([N, 1]): tf.nn.l2_normalize's factor. For sparse features the squares
 // are those of the effective entries (values times row and column scales),
 // summed per row with a sparse product; no gradient flows to X.
-func FeatureRowInvNorms(x Features) *Node {
+func FeatureRowInvNorms(x nn.Features) *Node {
 	g := x.Graph()
 	var sq *Node
 	if x.Sparse == nil {

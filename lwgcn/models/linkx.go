@@ -1,4 +1,4 @@
-package nn
+package models
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // InputLINKXAdj is LINKX's adjacency input: the binary A (row = source) of
@@ -49,14 +50,14 @@ func (m LINKX) Validate() error {
 func (m LINKX) Name() string { return "linkx" }
 
 // Prepare implements Model: features, labels and A.
-func (m LINKX) Prepare(g *graph.Graph, in *Inputs) error {
+func (m LINKX) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	if err := AddGraphBasics(in, g); err != nil {
+	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	a, err := BinaryAdjacency(g.NumNodes(), g.Src(), g.Dst(), false, NormNone)
+	a, err := nn.BinaryAdjacency(g.NumNodes(), g.Src(), g.Dst(), false, nn.NormNone)
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
@@ -65,12 +66,12 @@ func (m LINKX) Prepare(g *graph.Graph, in *Inputs) error {
 }
 
 // Forward implements Model; it returns logits.
-func (m LINKX) Forward(scope *model.Scope, in *Nodes, train bool) *Node {
-	a := Features{Sparse: in.Sparse(InputLINKXAdj), dtype: in.DType}.ForPass(train)
-	x := in.Features(InputFeatures).ForPass(train)
+func (m LINKX) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	a := nn.SparseFeatures(in.Sparse(InputLINKXAdj), in.DType).ForPass(train)
+	x := in.Features(nn.InputFeatures).ForPass(train)
 	ha := LINKXMLP(scope.In("mlpA"), a, m.Hidden, m.Hidden, m.LayersA, 0, train)
 	hx := LINKXMLP(scope.In("mlpX"), x, m.Hidden, m.Hidden, m.LayersX, 0, train)
-	h := Linear(scope.In("W"), Concatenate([]*Node{ha, hx}, 1), m.Hidden, true)
-	h = ReLU(Add(Add(h, ha), hx))
-	return LINKXMLP(scope.In("mlpf"), DenseFeatures(h), m.Hidden, numClasses(in), m.Layers, m.Dropout, train)
+	h := nn.Linear(scope.In("W"), Concatenate([]*Node{ha, hx}, 1), m.Hidden, true)
+	h = nn.ReLU(Add(Add(h, ha), hx))
+	return LINKXMLP(scope.In("mlpf"), nn.DenseFeatures(h), m.Hidden, numClasses(in), m.Layers, m.Dropout, train)
 }
