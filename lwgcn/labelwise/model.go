@@ -9,6 +9,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -34,7 +35,7 @@ type Selection struct {
 	FG nn.Model // GCNII or GCN, reading the adjacency "adj/gcn"
 	// Adj, if set, is the adjacency f_G reads (OfficialAdjacency); nil lets
 	// f_G add its own (PyG's gcn_norm).
-	Adj *nn.SparseMatrix
+	Adj *sparse.SparseMatrix
 	// InnerSteps is T.
 	InnerSteps int
 }
@@ -48,7 +49,7 @@ func (m *Selection) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return err
 	}
 	if m.Adj != nil {
-		in.SetSparse(nn.InputGCNAdj, m.Adj)
+		sparse.Set(in, nn.InputGCNAdj, m.Adj)
 	}
 	return m.FG.Prepare(g, in)
 }

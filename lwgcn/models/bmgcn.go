@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // BMGCN is the block-modelling-guided GCN of He et al. ("Block
@@ -88,7 +89,7 @@ func (m BMGCN) ForwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits
 	dt := mlpLogits.DType()
 	c := numClasses(in)
 	b := Softmax(mlpLogits, -1)
-	adj := in.Sparse(nn.InputBMGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputBMGCNAdj).ForPass(train)
 	a := ConvertDType(in.Get(nn.InputBMGCNWeights), dt)
 	isTrain := ExpandAxes(GreaterThan(ConvertDType(in.Get(nn.InputTrainMask), dt), ScalarZero(mlpLogits.Graph(), dt)), -1)
 	yHat := Where(isTrain, OneHot(in.Get(nn.InputLabels), c, dt), b)

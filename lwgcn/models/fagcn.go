@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // FAGCN is the frequency-adaptation GCN of Bo et al. (AAAI 2021) as the
@@ -46,7 +47,7 @@ func (m FAGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 
 // Forward implements Model; it returns logits.
 func (m FAGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	edges := in.Sparse(nn.InputFAEdges)
+	edges := sparse.FromNodes(in, nn.InputFAEdges)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	f := x.NumCols()
 	h := nn.ReLU(nn.SparseLinearWithInit(scope.In("t1"), x, m.Hidden, true, nn.XavierNormalAsUniform(f, m.Hidden, 1.414), nn.LinearInit(f)))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GAT is the two-layer graph attention network of the GAT paper (Cora
@@ -42,7 +43,7 @@ func (m GAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
 
 // Forward implements Model; it returns logits.
 func (m GAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	edges := in.Sparse(nn.InputGATEdges)
+	edges := sparse.FromNodes(in, nn.InputGATEdges)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	h := nn.GATConv(scope.In("conv1"), x, edges, nn.GATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true,
 		NegativeSlope: 0.2, AttentionDropout: m.AttentionDropout}, train)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GCN is the graph convolutional network of Kipf & Welling (as in PyG's
@@ -35,7 +36,7 @@ func (m GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 
 // Forward implements Model; it returns logits.
 func (m GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	layers := max(m.Layers, 2)
 	h := nn.ReLU(nn.GCNConv(scope.In("conv1"), x, adj, m.Hidden))

@@ -10,6 +10,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // A 3-layer GCN is GCNConv(ReLU(GCNConv(ReLU(GCNConv(X))))) with the weights
@@ -33,7 +34,7 @@ func TestGCNLayers(t *testing.T) {
 	ref := model.MustNewExec(be, store, func(scope *model.Scope, gr *Graph, p []*Node) *Node {
 		nn.UseVariableParameters(scope, gr)
 		n := in.Nodes(p)
-		adj := n.Sparse(nn.InputGCNAdj)
+		adj := sparse.FromNodes(n, nn.InputGCNAdj)
 		h := nn.ReLU(nn.GCNConv(scope.In("conv1"), n.Features(nn.InputFeatures), adj, 4))
 		h = nn.ReLU(nn.GCNConv(scope.In("conv2"), nn.DenseFeatures(h), adj, 4))
 		return nn.GCNConv(scope.In("conv3"), nn.DenseFeatures(h), adj, g.NumClasses())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GCNII is the deep GCN of Chen et al. (2020) as in its official code (the
@@ -28,7 +29,7 @@ type GCNII struct {
 func (m GCNII) Name() string { return "gcnii" }
 
 // Prepare implements Model: features, labels and Â (with its sorted
-// layout, see SpMat.SortedPadded).
+// layout, see sparse.SpMat.SortedPadded).
 func (m GCNII) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
@@ -36,15 +37,15 @@ func (m GCNII) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := nn.AddGCNAdjacency(in, g); err != nil {
 		return err
 	}
-	if in.HostSparse(nn.InputGCNAdj) == nil {
+	if sparse.HostMatrix(in, nn.InputGCNAdj) == nil {
 		return nil // tensors set some other way: plain layout only
 	}
-	return in.SetSparseSorted(nn.InputGCNAdj)
+	return sparse.SetSorted(in, nn.InputGCNAdj)
 }
 
 // Forward implements Model; it returns log-probabilities.
 func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	h0 := nn.ReLU(nn.SparseLinear(scope.In("fc0"), x, m.Hidden, true))
 	view, sorted := adj.SortedPadded()
@@ -58,7 +59,7 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 		h = nn.Dropout(scope, h, m.Dropout, train)
 		return LogSoftmax(nn.Linear(scope.In("fc1"), h, numClasses(in), true), -1)
 	}
-	// The layers run on the sorted-padded form (see SpMat.SortedPadded),
+	// The layers run on the sorted-padded form (see sparse.SpMat.SortedPadded),
 	// with Â = diag(r) B diag(c) and the node matrices kept as c ⊙ h: since
 	// c > 0, c ⊙ ReLU(S W) = ReLU((c ⊙ S) W) and c ⊙ dropout(h) =
 	// dropout(c ⊙ h), so each layer scales its product once (by c·r)

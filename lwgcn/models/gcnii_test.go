@@ -12,15 +12,16 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
-// TestGCNIISortedPadded: GCNII on the sorted-padded layout (SetSparseSorted)
+// TestGCNIISortedPadded: GCNII on the sorted-padded layout (sparse.SetSorted)
 // gives the outputs and gradients of GCNII on the plain layout, for a
 // directed graph (the transpose needs its own row order) and a symmetric one.
 func TestGCNIISortedPadded(t *testing.T) {
-	oldDense, oldCost := nn.DenseMaxElements, nn.ELLBucketCost
-	defer func() { nn.DenseMaxElements, nn.ELLBucketCost = oldDense, oldCost }()
-	nn.DenseMaxElements, nn.ELLBucketCost = 0, 0
+	oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
+	defer func() { sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost }()
+	sparse.DenseMaxElements, sparse.ELLBucketCost = 0, 0
 	directed := nntest.TinyGraph(t)
 	for _, g := range []*graph.Graph{directed, directed.ToUndirected()} {
 		t.Run(fmt.Sprintf("symmetric=%v", g.IsSymmetric()), func(t *testing.T) {
@@ -37,12 +38,12 @@ func TestGCNIISortedPadded(t *testing.T) {
 					t.Fatal(err)
 				}
 				if sorted {
-					if err := in.SetSparseSorted(nn.InputGCNAdj); err != nil {
+					if err := sparse.SetSorted(in, nn.InputGCNAdj); err != nil {
 						t.Fatal(err)
 					}
 				}
 				hs := nntest.NewHarness(t, in, 5, func(scope *model.Scope, n *nn.Nodes) *Node {
-					if _, ok := n.Sparse(nn.InputGCNAdj).SortedPadded(); ok != sorted {
+					if _, ok := sparse.FromNodes(n, nn.InputGCNAdj).SortedPadded(); ok != sorted {
 						t.Fatalf("sorted layout present = %v, want %v", ok, sorted)
 					}
 					return m.Forward(scope, n, true)

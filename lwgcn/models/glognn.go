@@ -9,10 +9,11 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // InputGloGNNAdj is GloGNN's adjacency: the row-normalised A + I of the
-// symmetric binary adjacency (BinaryAdjacency with NormRow).
+// symmetric binary adjacency (sparse.BinaryAdjacency with sparse.NormRow).
 const InputGloGNNAdj = "glognn/adj"
 
 // GloGNN is GloGNN++ (Li et al., ICML 2022) as the official small-graph code
@@ -71,17 +72,17 @@ func (m GloGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return err
 	}
 	u := g.ToUndirected()
-	adj, err := nn.BinaryAdjacency(g.NumNodes(), u.Dst(), u.Src(), true, nn.NormRow)
+	adj, err := sparse.BinaryAdjacency(g.NumNodes(), u.Dst(), u.Src(), true, sparse.NormRow)
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetSparse(InputGloGNNAdj, adj)
+	sparse.Set(in, InputGloGNNAdj, adj)
 	return nil
 }
 
 // Forward implements Model; it returns log-probabilities.
 func (m GloGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(InputGloGNNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, InputGloGNNAdj).ForPass(train)
 	var h *Node
 	if m.Delta != 0 {
 		x := in.Features(nn.InputFeatures).ForPass(train)

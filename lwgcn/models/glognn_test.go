@@ -10,6 +10,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // TestGloGNNModel: the model's output is log_softmax of the layers applied
@@ -40,7 +41,7 @@ func TestGloGNNModel(t *testing.T) {
 		t.Fatal("delta = 1 built the unused adjacency branch")
 	}
 	ref := nntest.NewHarness(t, in, 5, func(scope *model.Scope, nd *nn.Nodes) *Node {
-		adj := nd.Sparse(models.InputGloGNNAdj)
+		adj := sparse.FromNodes(nd, models.InputGloGNNAdj)
 		x := nn.ReLU(nn.SparseLinear(scope.In("fc1"), nd.Features(nn.InputFeatures), 4, true))
 		h0 := nn.Linear(scope.In("fc2"), x, 3, true)
 		norm := scope.In("norm")

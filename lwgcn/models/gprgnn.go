@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GPRGNN is GPR-GNN (Chien et al., ICLR 2021) as in the official code
@@ -46,7 +47,7 @@ func (m GPRGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 
 // Forward implements Model; it returns logits.
 func (m GPRGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	h := nn.ReLU(nn.SparseLinear(scope.In("lin1"), x, m.Hidden, true))
 	h = nn.Dropout(scope, h, m.Dropout, train)

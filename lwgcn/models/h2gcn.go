@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // H2GCN input names: the normalised 1-hop and exact 2-hop adjacencies.
@@ -32,7 +33,7 @@ const (
 //
 // Shapes: X N x F (features row-normalised by the zoo entry, as the
 // official default), r_k [N, 2^k·Hidden], concatenation [N, (2^(Rounds+1)-1)·Hidden],
-// logits [N, C]. Â1, Â2 from "adj/h2gcn/1", "adj/h2gcn/2" (SetAutoSparse:
+// logits [N, C]. Â1, Â2 from "adj/h2gcn/1", "adj/h2gcn/2" (sparse.SetAuto:
 // the 2-hop matrix of dense graphs is kept dense).
 type H2GCN struct {
 	Hidden, Rounds int
@@ -60,14 +61,14 @@ func (m H2GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetAutoSparse(InputH2GCNHop1, a1)
-	in.SetAutoSparse(InputH2GCNHop2, a2)
+	sparse.SetAuto(in, InputH2GCNHop1, a1)
+	sparse.SetAuto(in, InputH2GCNHop2, a2)
 	return nil
 }
 
 // Forward implements Model; it returns logits.
 func (m H2GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	a1, a2 := in.AutoSparse(InputH2GCNHop1, train), in.AutoSparse(InputH2GCNHop2, train)
+	a1, a2 := sparse.AutoFromNodes(in, InputH2GCNHop1, train), sparse.AutoFromNodes(in, InputH2GCNHop2, train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	r := nn.SparseLinearWithInit(scope.In("embed"), x, m.Hidden, false, nn.GlorotInit(x.NumCols(), m.Hidden), nn.ZeroInit)
 	if m.EmbedReLU {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // InputLINKXAdj is LINKX's adjacency input: the binary A (row = source) of
@@ -57,17 +58,17 @@ func (m LINKX) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	a, err := nn.BinaryAdjacency(g.NumNodes(), g.Src(), g.Dst(), false, nn.NormNone)
+	a, err := sparse.BinaryAdjacency(g.NumNodes(), g.Src(), g.Dst(), false, sparse.NormNone)
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetSparse(InputLINKXAdj, a)
+	sparse.Set(in, InputLINKXAdj, a)
 	return nil
 }
 
 // Forward implements Model; it returns logits.
 func (m LINKX) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	a := nn.SparseFeatures(in.Sparse(InputLINKXAdj), in.DType).ForPass(train)
+	a := nn.SparseFeatures(sparse.FromNodes(in, InputLINKXAdj), in.DType).ForPass(train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	ha := LINKXMLP(scope.In("mlpA"), a, m.Hidden, m.Hidden, m.LayersA, 0, train)
 	hx := LINKXMLP(scope.In("mlpX"), x, m.Hidden, m.Hidden, m.LayersX, 0, train)

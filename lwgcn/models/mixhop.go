@@ -7,6 +7,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // MixHop defaults: the official trainer's flags (samihaija/mixhop,
@@ -68,7 +69,7 @@ func (m MixHop) powers() []int {
 
 // Forward implements Model; it returns logits.
 func (m MixHop) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	powers := m.powers()
 	c := numClasses(in)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.InputDropout, train)

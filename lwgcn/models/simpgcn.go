@@ -9,6 +9,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // SimP-GCN input names.
@@ -82,11 +83,11 @@ func (m SimPGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return err
 	}
 	n := g.NumNodes()
-	adj, err := nn.BinaryAdjacency(n, g.Src(), g.Dst(), true, nn.NormSym)
+	adj, err := sparse.BinaryAdjacency(n, g.Src(), g.Dst(), true, sparse.NormSym)
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetSparse(InputSimPAdj, adj)
+	sparse.Set(in, InputSimPAdj, adj)
 	sim, err := nn.NewFeatureSimilarity(g.Features())
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
@@ -95,7 +96,7 @@ func (m SimPGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetSparse(InputSimPKNN, knn)
+	sparse.Set(in, InputSimPKNN, knn)
 	if m.Lambda > 0 {
 		pairs, err := sim.ExtremePairs(SimPPairK, SimPPairSeed)
 		if err != nil {
@@ -119,8 +120,8 @@ func (m SimPGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // representation after dropout (the official code's embedding for the
 // self-supervised loss, layer=1.5).
 func (m SimPGCN) ForwardWithEmbedding(scope *model.Scope, in *nn.Nodes, train bool) (logp, hidden *Node) {
-	adj := in.Sparse(InputSimPAdj).ForPass(train)
-	knn := in.Sparse(InputSimPKNN).ForPass(train)
+	adj := sparse.FromNodes(in, InputSimPAdj).ForPass(train)
+	knn := sparse.FromNodes(in, InputSimPKNN).ForPass(train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	h := nn.SimPConv(scope.In("conv1"), x, adj, knn, nn.SimPConfig{Out: m.Hidden, Gamma: m.Gamma, ScoreBias: m.ScoreBias,
 		Activation: nn.ReLU})

@@ -12,6 +12,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // simpDenseAdj is D^-1/2 (A + I) D^-1/2 of the tiny graph's rows (row =
@@ -51,7 +52,7 @@ func TestSimPConv(t *testing.T) {
 				cfg.Activation = nn.ReLU
 			}
 			h := nntest.NewHarness(t, in, 13, func(scope *model.Scope, nd *nn.Nodes) *Node {
-				return nn.SimPConv(scope.In("c"), nd.Features(nn.InputFeatures), nd.Sparse(models.InputSimPAdj), nd.Sparse(models.InputSimPKNN), cfg)
+				return nn.SimPConv(scope.In("c"), nd.Features(nn.InputFeatures), sparse.FromNodes(nd, models.InputSimPAdj), sparse.FromNodes(nd, models.InputSimPKNN), cfg)
 			})
 			got, _ := h.Forward()
 			x := nntest.DenseX(g)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // SuperGAT is the two-layer SuperGATNet of the official code
@@ -58,7 +59,7 @@ func (m SuperGAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // ForwardWithLinkLoss returns the logits and, in training passes, the sum
 // of the two layers' self-supervised link losses (nil otherwise).
 func (m SuperGAT) ForwardWithLinkLoss(scope *model.Scope, in *nn.Nodes, train bool) (logits, linkLoss *Node) {
-	edges := in.Sparse(nn.InputGATEdges)
+	edges := sparse.FromNodes(in, nn.InputGATEdges)
 	keys := in.Get(nn.InputSuperGATKeys)
 	cfg := nn.SuperGATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true, Attention: m.Attention, NegativeSlope: 0.2,
 		AttentionDropout: m.Dropout, EdgeSampleRatio: m.EdgeSampleRatio, NegSampleRatio: m.NegSampleRatio}

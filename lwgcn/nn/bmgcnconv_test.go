@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestBMGCNAdjacencyByHand(t *testing.T) {
@@ -59,16 +60,15 @@ func TestBlockMatrixCountsEdges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.SetSparse(nn.InputBMGCNAdj, m)
+	sparse.Set(in, nn.InputBMGCNAdj, m)
 	in.SetFloat(nn.InputBMGCNWeights, w, len(w))
 	in.SetFloat("y", []float32{1, 0, 1, 0, 0, 1, 0, 1}, 4, 2)
 	exec := model.MustNewExec(nntest.Backend(t), model.NewStore(), func(scope *model.Scope, gr *Graph, p []*Node) *Node {
 		n := in.Nodes(p)
-		adj := n.Sparse(nn.InputBMGCNAdj)
+		adj := sparse.FromNodes(n, nn.InputBMGCNAdj)
 		return nn.BlockMatrix(n.Get("y"), adj, n.Get(nn.InputBMGCNWeights))
 	})
 	got := nntest.Float64s(exec.MustExec(in.Tensors()...)[0])
-	nntest.
-		// Class 0: edge ends 0-1, 1-0, 1-2 -> 2 to class 0, 1 to class 1.
-		AssertClose(t, "H", got, []float64{2.0 / 3, 1.0 / 3, 1.0 / 3, 2.0 / 3}, 1e-6)
+	// Class 0: edge ends 0-1, 1-0, 1-2 -> 2 to class 0, 1 to class 1.
+	nntest.AssertClose(t, "H", got, []float64{2.0 / 3, 1.0 / 3, 1.0 / 3, 2.0 / 3}, 1e-6)
 }

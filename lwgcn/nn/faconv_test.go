@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestFAEdgesByHand(t *testing.T) {
@@ -48,7 +49,7 @@ func testFAConv(t *testing.T) {
 	hIn := nntest.RandRounded(rand.New(rand.NewPCG(1, 2)), g.NumNodes(), hid)
 	in.SetFloat("h", nntest.Flat32(hIn), g.NumNodes(), hid)
 	hr := nntest.NewHarness(t, in, 5, func(scope *model.Scope, n *nn.Nodes) *Node {
-		return nn.FAConv(scope.In("fa"), n.Get("h"), n.Sparse(nn.InputFAEdges), nn.FAConfig{Dropout: 0.5}, false)
+		return nn.FAConv(scope.In("fa"), n.Get("h"), sparse.FromNodes(n, nn.InputFAEdges), nn.FAConfig{Dropout: 0.5}, false)
 	})
 	got, _ := hr.Forward()
 	w, b := hr.VarValues("/fa/gate/weight"), hr.VarValues("/fa/gate/bias")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func scaleM(a [][]float64, s float64) [][]float64 {
@@ -46,11 +47,11 @@ func TestGloGNNConv(t *testing.T) {
 		g := nntest.TinyGraph(t)
 		in := nntest.Float64Inputs(t, g, false)
 		u := g.ToUndirected()
-		adjM, err := nn.BinaryAdjacency(5, u.Dst(), u.Src(), true, nn.NormRow)
+		adjM, err := sparse.BinaryAdjacency(5, u.Dst(), u.Src(), true, sparse.NormRow)
 		if err != nil {
 			t.Fatal(err)
 		}
-		in.SetSparse("glognn/adj", adjM)
+		sparse.Set(in, "glognn/adj", adjM)
 		const n, d = 5, 3
 		rng := rand.New(rand.NewPCG(31, 32))
 		hv, h0v := nntest.RandMatrix(rng, n, d), nntest.RandMatrix(rng, n, d)
@@ -59,7 +60,7 @@ func TestGloGNNConv(t *testing.T) {
 			gr := nd.Graph()
 			h := scope.VariableWithValue("h", nntest.Float64Tensor(hv, n, d)).NodeValue(gr)
 			h0 := scope.VariableWithValue("h0", nntest.Float64Tensor(h0v, n, d)).NodeValue(gr)
-			return nn.GloGNNConv(scope.In("norm"), h, h0, nd.Sparse("glognn/adj"), cfg)
+			return nn.GloGNNConv(scope.In("norm"), h, h0, sparse.FromNodes(nd, "glognn/adj"), cfg)
 		})
 		hr.Forward()
 		// Move w and θ away from their starting values 1/d and 1/K.

@@ -10,18 +10,16 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestGPRPPRInit(t *testing.T) {
-	nntest.
-		// α(1-α)^k for k < K, (1-α)^K last: α = 0.1, K = 3.
-		AssertClose(t, "PPR 0.1", nn.GPRPPRInit(3, 0.1), []float64{0.1, 0.09, 0.081, 0.729}, 1e-15)
-	nntest.
-		// α = 1: identity (the official Texas/Chameleon setting starts as an MLP).
-		AssertClose(t, "PPR 1", nn.GPRPPRInit(3, 1), []float64{1, 0, 0, 0}, 0)
-	nntest.
-		// α = 0: only Â^K (Squirrel).
-		AssertClose(t, "PPR 0", nn.GPRPPRInit(2, 0), []float64{0, 0, 1}, 0)
+	// α(1-α)^k for k < K, (1-α)^K last: α = 0.1, K = 3.
+	nntest.AssertClose(t, "PPR 0.1", nn.GPRPPRInit(3, 0.1), []float64{0.1, 0.09, 0.081, 0.729}, 1e-15)
+	// α = 1: identity (the official Texas/Chameleon setting starts as an MLP).
+	nntest.AssertClose(t, "PPR 1", nn.GPRPPRInit(3, 1), []float64{1, 0, 0, 0}, 0)
+	// α = 0: only Â^K (Squirrel).
+	nntest.AssertClose(t, "PPR 0", nn.GPRPPRInit(2, 0), []float64{0, 0, 1}, 0)
 	s := 0.0
 	for _, v := range nn.GPRPPRInit(10, 0.37) {
 		s += v
@@ -44,7 +42,7 @@ func testGPRProp(t *testing.T) {
 	gamma0 := []float64{0.5, -0.3, 0.2, 0.1}
 	h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
 		z := scope.VariableWithValue("z", nntest.Float64Tensor(zv, 5, 2)).NodeValue(n.Graph())
-		return nn.GPRProp(scope.In("prop"), z, n.Sparse(nn.InputGCNAdj), gamma0)
+		return nn.GPRProp(scope.In("prop"), z, sparse.FromNodes(n, nn.InputGCNAdj), gamma0)
 	})
 	h.Forward()
 	delta := []float64{0.05, 0.1, -0.2, 0.3}

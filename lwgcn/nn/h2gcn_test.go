@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // b4Distances returns all-pairs hop distances of the undirected graph
@@ -89,7 +90,7 @@ func TestH2GCNNeighborhoodsMatchDistances(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := b4Distances(n, src, dst)
-	for k, m := range []*nn.SparseMatrix{a1, a2} {
+	for k, m := range []*sparse.SparseMatrix{a1, a2} {
 		hop := k + 1
 		deg := make([]float64, n)
 		for i := range n {
@@ -125,34 +126,6 @@ func TestH2GCNNeighborhoodsErrors(t *testing.T) {
 	}
 }
 
-func TestAutoSparse(t *testing.T) {
-	g := nntest.TinyGraph(t)
-	m, err := nn.GCNNormalized(5, g.Src(), g.Dst())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(8, 8))
-	xv := nntest.RandValues(rng, 5, 3)
-	want := nntest.Flat(nntest.DenseMatMul(nntest.GCNDense(g), nntest.Matrix(xv, 5, 3)))
-	for _, density := range []float64{0.01, 2} { // dense (14/25 > 1%) and sparse
-		old := nn.AutoSparseDensity
-		nn.AutoSparseDensity = density
-		in := nntest.Float64Inputs(t, g, false)
-		in.SetAutoSparse("a", m)
-		nn.AutoSparseDensity = old
-		if dense := in.Has("a/full"); dense != (density < 1) {
-			t.Fatalf("density threshold %v: dense = %v", density, dense)
-		}
-		h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
-			x := scope.VariableWithValue("x", nntest.Float64Tensor(xv, 5, 3)).NodeValue(n.Graph())
-			return n.AutoSparse("a", true).Mul(x)
-		})
-		got, _ := h.Forward()
-		nntest.AssertClose(t, "A·x", got, want, 1e-6)
-		h.CheckGradients(rng, 1e-6)
-	}
-}
-
 func TestH2GCNConv(t *testing.T) {
 	g := nntest.TinyGraph(t)
 	a1, a2, err := nn.H2GCNNeighborhoods(5, g.Src(), g.Dst())
@@ -166,15 +139,15 @@ func TestH2GCNConv(t *testing.T) {
 	want := nntest.Flat(nntest.HCat(nntest.DenseMatMul(d1, hm), nntest.DenseMatMul(d2, hm)))
 	nntest.BothLayouts(t, func(t *testing.T) {
 		for _, density := range []float64{0, 2} {
-			old := nn.AutoSparseDensity
-			nn.AutoSparseDensity = density
+			old := sparse.AutoSparseDensity
+			sparse.AutoSparseDensity = density
 			in := nntest.Float64Inputs(t, g, false)
-			in.SetAutoSparse("a1", a1)
-			in.SetAutoSparse("a2", a2)
-			nn.AutoSparseDensity = old
+			sparse.SetAuto(in, "a1", a1)
+			sparse.SetAuto(in, "a2", a2)
+			sparse.AutoSparseDensity = old
 			h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
 				x := scope.VariableWithValue("h", nntest.Float64Tensor(hv, 5, 2)).NodeValue(n.Graph())
-				return nn.H2GCNConv(x, n.AutoSparse("a1", true), n.AutoSparse("a2", true))
+				return nn.H2GCNConv(x, sparse.AutoFromNodes(n, "a1", true), sparse.AutoFromNodes(n, "a2", true))
 			})
 			got, _ := h.Forward()
 			nntest.AssertClose(t, "Â1h ‖ Â2h", got, want, 1e-6)

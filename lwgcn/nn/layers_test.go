@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestSparseLinearMatchesDense(t *testing.T) { nntest.BothLayouts(t, testSparseLinear) }
@@ -23,8 +24,8 @@ func TestLabelWiseConvDenseHidden(t *testing.T) { nntest.BothLayouts(t, testLabe
 
 func testSparseLinear(t *testing.T) {
 	g := nntest.TinyGraph(t)
-	for _, sparse := range []bool{true, false} {
-		in := nntest.Float64Inputs(t, g, sparse)
+	for _, sparseFeats := range []bool{true, false} {
+		in := nntest.Float64Inputs(t, g, sparseFeats)
 		h := nntest.NewHarness(t, in, 7, func(scope *model.Scope, n *nn.Nodes) *Node {
 			return nn.SparseLinear(scope.In("lin"), n.Features(nn.InputFeatures), 3, true)
 		})
@@ -44,13 +45,13 @@ func testSparseLinear(t *testing.T) {
 
 func testGCNConv(t *testing.T) {
 	g := nntest.TinyGraph(t)
-	for _, sparse := range []bool{true, false} {
-		in := nntest.Float64Inputs(t, g, sparse)
+	for _, sparseFeats := range []bool{true, false} {
+		in := nntest.Float64Inputs(t, g, sparseFeats)
 		if err := nn.AddGCNAdjacency(in, g); err != nil {
 			t.Fatal(err)
 		}
 		h := nntest.NewHarness(t, in, 3, func(scope *model.Scope, n *nn.Nodes) *Node {
-			return nn.GCNConv(scope.In("conv"), n.Features(nn.InputFeatures), n.Sparse(nn.InputGCNAdj), 2)
+			return nn.GCNConv(scope.In("conv"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGCNAdj), 2)
 		})
 		got, _ := h.Forward()
 		w := nntest.Matrix(h.VarValues("/conv/weight"), 4, 2)
@@ -87,7 +88,7 @@ func testGCN2Conv(t *testing.T) {
 		gr := n.Graph()
 		hh := scope.VariableWithValue("h", nntest.Float64Tensor(hv, 5, hdim)).NodeValue(gr)
 		h0 := scope.VariableWithValue("h0", nntest.Float64Tensor(h0v, 5, hdim)).NodeValue(gr)
-		return nn.GCN2Conv(scope.In("conv"), hh, MulScalar(h0, alpha), n.Sparse(nn.InputGCNAdj), alpha, lambda, layer)
+		return nn.GCN2Conv(scope.In("conv"), hh, MulScalar(h0, alpha), sparse.FromNodes(n, nn.InputGCNAdj), alpha, lambda, layer)
 	})
 	got, _ := h.Forward()
 	w := nntest.Matrix(h.VarValues("/conv/weight"), hdim, hdim)
@@ -126,7 +127,7 @@ func testGATConv(t *testing.T) {
 		const heads, out = 2, 3
 		cfg := nn.GATConfig{Heads: heads, Out: out, Concat: concat, NegativeSlope: 0.2}
 		h := nntest.NewHarness(t, in, 9, func(scope *model.Scope, n *nn.Nodes) *Node {
-			return nn.GATConv(scope.In("gat"), n.Features(nn.InputFeatures), n.Sparse(nn.InputGATEdges), cfg, false)
+			return nn.GATConv(scope.In("gat"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGATEdges), cfg, false)
 		})
 		got, _ := h.Forward()
 		w := nntest.Matrix(h.VarValues("/gat/weight"), 4, heads*out)
@@ -202,10 +203,10 @@ func testLabelWiseConv(t *testing.T) {
 	}
 	const out = 2
 	var outputs [][]float64
-	for _, sparse := range []bool{true, false} {
+	for _, sparseFeats := range []bool{true, false} {
 		old := nn.SparseDensityThreshold
-		in := nntest.Float64Inputs(t, g, sparse)
-		if sparse {
+		in := nntest.Float64Inputs(t, g, sparseFeats)
+		if sparseFeats {
 			nn.SparseDensityThreshold = 2
 		} else {
 			nn.SparseDensityThreshold = 0
@@ -233,9 +234,8 @@ func testLabelWiseConv(t *testing.T) {
 		h.CheckGradients(rand.New(rand.NewPCG(8, 8)), 1e-6)
 		outputs = append(outputs, got)
 	}
-	nntest.
-		// Same seed and paths: the sparse-feature and dense-feature paths agree.
-		AssertClose(t, "sparse vs dense features", outputs[0], outputs[1], 1e-9)
+	// Same seed and paths: the sparse-feature and dense-feature paths agree.
+	nntest.AssertClose(t, "sparse vs dense features", outputs[0], outputs[1], 1e-9)
 }
 
 func testLabelWiseDenseHidden(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestMixHopDims(t *testing.T) {
@@ -33,14 +34,14 @@ func testMixHopConv(t *testing.T) {
 	g := nntest.TinyGraph(t)
 	powers, dims := []int{2, 0, 1}, []int{2, 1, 3} // powers out of order
 	rs := []float64{0.5, 2, 1, 0.25, 3}
-	for _, sparse := range []bool{true, false} {
-		in := nntest.Float64Inputs(t, g, sparse)
+	for _, sparseFeats := range []bool{true, false} {
+		in := nntest.Float64Inputs(t, g, sparseFeats)
 		if err := nn.AddGCNAdjacency(in, g); err != nil {
 			t.Fatal(err)
 		}
 		h := nntest.NewHarness(t, in, 21, func(scope *model.Scope, n *nn.Nodes) *Node {
 			scale := Reshape(Const(n.Graph(), rs), 5, 1)
-			return nn.MixHopConv(scope.In("mh"), n.Features(nn.InputFeatures), n.Sparse(nn.InputGCNAdj), nn.MixHopSpec{Powers: powers, Dims: dims, Bias: true, RowScale: scale})
+			return nn.MixHopConv(scope.In("mh"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGCNAdj), nn.MixHopSpec{Powers: powers, Dims: dims, Bias: true, RowScale: scale})
 		})
 		h.Forward() // creates the variables
 		bias := []float64{0.1, -0.2, 0.3, 0.4, -0.5, 0.6}

@@ -14,6 +14,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // sgEdges lists the self-looped edges (u, v) of g as SuperGAT uses them.
@@ -108,7 +109,7 @@ func TestSuperGATConv(t *testing.T) {
 				cfg := nn.SuperGATConfig{Heads: heads, Out: o, Concat: concat, Attention: att, NegativeSlope: 0.2,
 					AttentionDropout: 0.5, EdgeSampleRatio: 0.8, NegSampleRatio: 0.5}
 				hr := nntest.NewHarness(t, in, 11, func(scope *model.Scope, n *nn.Nodes) *Node {
-					out, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), n.Sparse(nn.InputGATEdges),
+					out, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGATEdges),
 						n.Get(nn.InputSuperGATKeys), cfg, false)
 					if loss != nil {
 						t.Error("evaluation pass returned a link loss")
@@ -144,7 +145,7 @@ func TestSuperGATLinkLossAllEdges(t *testing.T) {
 			cfg := nn.SuperGATConfig{Heads: heads, Out: o, Concat: true, Attention: att, NegativeSlope: 0.2,
 				EdgeSampleRatio: 1}
 			hr := nntest.NewHarness(t, in, 12, func(scope *model.Scope, n *nn.Nodes) *Node {
-				_, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), n.Sparse(nn.InputGATEdges),
+				_, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGATEdges),
 					n.Get(nn.InputSuperGATKeys), cfg, true)
 				return Reshape(loss, 1)
 			})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // TinyGraph: 5 nodes, 4 features (some zeros), edges with a duplicate
@@ -101,11 +102,11 @@ func BothLayouts(t *testing.T, f func(t *testing.T)) {
 			name = "dense"
 		}
 		t.Run(name, func(t *testing.T) {
-			oldDense, oldCost := nn.DenseMaxElements, nn.ELLBucketCost
-			defer func() { nn.DenseMaxElements, nn.ELLBucketCost = oldDense, oldCost }()
-			nn.DenseMaxElements, nn.ELLBucketCost = 0, 0
+			oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
+			defer func() { sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost }()
+			sparse.DenseMaxElements, sparse.ELLBucketCost = 0, 0
 			if dense {
-				nn.DenseMaxElements = 1 << 20
+				sparse.DenseMaxElements = 1 << 20
 			}
 			f(t)
 		})

@@ -16,6 +16,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -257,9 +258,9 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 // The same with every sparse matrix in the bucketed ELL layout, in chunks
 // small enough that the batched products split them further.
 func TestBatchedEqualsAloneTinyELL(t *testing.T) {
-	dense, slots, chunk := nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes
-	nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes = 0, 16, 1024
-	t.Cleanup(func() { nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes = dense, slots, chunk })
+	dense, slots, chunk := sparse.DenseMaxElements, sparse.ELLChunkSlots, sparse.ChunkBytes
+	sparse.DenseMaxElements, sparse.ELLChunkSlots, sparse.ChunkBytes = 0, 16, 1024
+	t.Cleanup(func() { sparse.DenseMaxElements, sparse.ELLChunkSlots, sparse.ChunkBytes = dense, slots, chunk })
 	g := tinyGraph(t, 60, 3, true, 6)
 	checkBatchedEqualsAlone(t, g, models.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
 	checkBatchedEqualsAlone(t, g, models.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)

@@ -24,7 +24,7 @@ const bytesPerValue = 4
 // dropout masks, and its node activations kept for the backward pass
 // (about 12 [N, width] buffers per layer: projection, aggregation, bias,
 // ReLU, dropout and their gradients; a [K, rows, width] gather block is
-// bounded by nn.ChunkBytes and not counted).
+// bounded by sparse.ChunkBytes and not counted).
 // Models outside this package estimate themselves (MemoryEstimator).
 func RunBytes(g *graph.Graph, m nn.Model) int64 {
 	if e, ok := m.(MemoryEstimator); ok {

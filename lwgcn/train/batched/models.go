@@ -9,6 +9,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -103,7 +104,7 @@ type GCN struct{ models.GCN }
 
 // Forward implements Model; it returns logits [N, R, C].
 func (m GCN) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	n, f := x.NumRows(), x.NumCols()
 	layers := max(m.Layers, 2)

@@ -1,4 +1,4 @@
-package nn
+package sparse
 
 import (
 	"fmt"
@@ -7,16 +7,16 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 )
 
-// SetSparseSorted adds, for the square matrix added under name with
-// SetSparse (ELL layout), the layouts SpMat.SortedPadded multiplies with:
+// SetSorted adds, for the square matrix added under name with Set (ELL
+// layout), the layouts SpMat.SortedPadded multiplies with:
 // the matrix relabelled so that its rows come in the ELL bucket order
 // (rows sorted by number of entries), for node matrices with one extra zero
 // row. Products in that form gather no zero row onto the operand and put no
 // rows back in order: two passes fewer per product, which matters for deep
 // models (GCNII) that multiply the same matrix many times. It does nothing
 // for matrices multiplied densely (DenseMaxElements) or not square.
-func (in *Inputs) SetSparseSorted(name string) error {
-	m := in.sparse[name]
+func SetSorted(in HostInputs, name string) error {
+	m := HostMatrix(in, name)
 	if m == nil {
 		return fmt.Errorf("nn: no sparse matrix %q in the inputs", name)
 	}
@@ -49,8 +49,8 @@ func (in *Inputs) SetSparseSorted(name string) error {
 		c.Pos = append(c.Pos, int32(n)) // the zero row stays last
 	}
 	prefix := name + "/sorted"
-	in.setELL(prefix+"/ell/r", r, m.Vals)
-	in.setELL(prefix+"/ell/c", c, m.Vals)
+	setELL(in, prefix+"/ell/r", r, m.Vals)
+	setELL(in, prefix+"/ell/c", c, m.Vals)
 	in.SetMeta(prefix+"/ell/r/padded", 1)
 	in.SetMeta(prefix+"/ell/c/padded", 1)
 	in.SetInt32(prefix+"/order", order, n+1, 1)
@@ -95,18 +95,18 @@ type sortedNodes struct {
 	rowScale, colScale, invC *Node // [N+1, 1] or nil
 }
 
-func (n *Nodes) sortedLayout(name string) *sortedNodes {
+func sortedLayout(n GraphInputs, name string) *sortedNodes {
 	prefix := name + "/sorted"
 	if n.Maybe(prefix+"/order") == nil {
 		return nil
 	}
-	return &sortedNodes{byRow: n.ell(prefix + "/ell/r"), byCol: n.ell(prefix + "/ell/c"),
+	return &sortedNodes{byRow: ellFromNodes(n, prefix+"/ell/r"), byCol: ellFromNodes(n, prefix+"/ell/c"),
 		order: n.Get(prefix + "/order"), pos: n.Get(prefix + "/pos"),
 		rowScale: n.Maybe(prefix + "/rowscale"), colScale: n.Maybe(prefix + "/colscale"),
 		invC: n.Maybe(prefix + "/invcolscale")}
 }
 
-// SortedPadded returns the view of m (square, with SetSparseSorted layouts)
+// SortedPadded returns the view of m (square, with SetSorted layouts)
 // that multiplies node matrices in sorted-padded form: [N+1, H], row p
 // holding node order[p] (the ELL bucket order) and the last row zero (see
 // ToSortedPadded); products return the same form. Its RowScale and

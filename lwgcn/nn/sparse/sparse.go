@@ -1,4 +1,4 @@
-package nn
+package sparse
 
 import (
 	"cmp"
@@ -263,19 +263,16 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 	return e
 }
 
-// SetSparse adds the tensors of a sparse matrix under name/...: rows, cols
+// Set adds the tensors of a sparse matrix under name/...: rows, cols
 // ([nnz, 1] int32, sorted by row), vals ([nnz]), rowscale/colscale ([n, 1]),
 // and either (small matrices, see DenseMaxElements) B as a dense matrix
 // (name/dense) with the coordinates (name/coo), or the bucketed ELL layouts
 // of A (name/ell/r...) and of Aᵀ (name/ell/c...) used by SpMat.Mul and its
 // gradient: per bucket and chunk, column indices, entry indices and (when
 // the matrix has values) the values in slot order, and each bucket of
-// several chunks whole as well. It keeps m for SetSparseSorted.
-func (in *Inputs) SetSparse(name string, m *SparseMatrix) {
-	if in.sparse == nil {
-		in.sparse = map[string]*SparseMatrix{}
-	}
-	in.sparse[name] = m
+// several chunks whole as well. It keeps m for SetSorted.
+func Set(in HostInputs, name string, m *SparseMatrix) {
+	in.SetHost(name, m)
 	nnz := m.NNZ()
 	in.SetMeta(name+"/numrows", m.NumRows)
 	in.SetMeta(name+"/numcols", m.NumCols)
@@ -305,17 +302,20 @@ func (in *Inputs) SetSparse(name string, m *SparseMatrix) {
 		in.SetInt32(name+"/coo", coo, nnz, 2)
 		return
 	}
-	in.setELL(name+"/ell/r", buildELL(m.NumRows, m.NumCols, m.Rows, m.Cols), m.Vals)
-	in.setELL(name+"/ell/c", buildELL(m.NumCols, m.NumRows, m.Cols, m.Rows), m.Vals)
+	setELL(in, name+"/ell/r", buildELL(m.NumRows, m.NumCols, m.Rows, m.Cols), m.Vals)
+	setELL(in, name+"/ell/c", buildELL(m.NumCols, m.NumRows, m.Cols, m.Rows), m.Vals)
 }
 
-// HostSparse returns the host matrix added under name with SetSparse, or
+// HostMatrix returns the host matrix added under name with Set, or
 // nil (tensors set some other way).
-func (in *Inputs) HostSparse(name string) *SparseMatrix { return in.sparse[name] }
+func HostMatrix(in HostInputs, name string) *SparseMatrix {
+	m, _ := in.Host(name).(*SparseMatrix)
+	return m
+}
 
 // setELL adds the tensors of one ELL layout under prefix; vals are the
 // matrix's stored values (nil: none), arranged per slot.
-func (in *Inputs) setELL(prefix string, e *ell, vals []float32) {
+func setELL(in HostInputs, prefix string, e *ell, vals []float32) {
 	nnz := len(vals)
 	in.SetMeta(prefix+"/buckets", len(e.K))
 	in.SetMeta(prefix+"/empty", e.Empty)
@@ -389,9 +389,9 @@ type ellNodes struct {
 	empty  int // rows without entries (first in pos order)
 }
 
-func (n *Nodes) ell(prefix string) *ellNodes {
+func ellFromNodes(n GraphInputs, prefix string) *ellNodes {
 	nb := n.Meta(prefix + "/buckets")
-	e := &ellNodes{pos: n.Maybe(prefix + "/pos"), empty: n.Meta(prefix + "/empty"), padded: n.metaOr(prefix+"/padded", 0) == 1}
+	e := &ellNodes{pos: n.Maybe(prefix + "/pos"), empty: n.Meta(prefix + "/empty"), padded: n.MetaOr(prefix+"/padded", 0) == 1}
 	for b := range nb {
 		var chunks []ellChunk
 		for c := range n.Meta(fmt.Sprintf("%s/%03d/chunks", prefix, b)) {
@@ -409,7 +409,7 @@ func (n *Nodes) ell(prefix string) *ellNodes {
 	return e
 }
 
-// SpMat is a SparseMatrix inside a graph (see Nodes.Sparse).
+// SpMat is a SparseMatrix inside a graph (see FromNodes).
 type SpMat struct {
 	NumRows, NumCols, NNZ int
 	// Rows, Cols: [NNZ, 1] int32, sorted by row.
@@ -426,7 +426,7 @@ type SpMat struct {
 	noGrad bool
 	// stored is the Vals node read from the inputs (nil if none).
 	stored *Node
-	// sorted: the SetSparseSorted layouts (nil if none); sortedView: m is
+	// sorted: the SetSorted layouts (nil if none); sortedView: m is
 	// the SortedPadded view.
 	sorted     *sortedNodes
 	sortedView bool
@@ -442,8 +442,16 @@ func (m *SpMat) NoGrad() *SpMat {
 	return &c
 }
 
-// Sparse returns the sparse matrix added with Inputs.SetSparse.
-func (n *Nodes) Sparse(name string) *SpMat {
+// ForPass returns m, or m.NoGrad() for an evaluation pass (train false).
+func (m *SpMat) ForPass(train bool) *SpMat {
+	if train {
+		return m
+	}
+	return m.NoGrad()
+}
+
+// FromNodes returns the sparse matrix added with Set.
+func FromNodes(n GraphInputs, name string) *SpMat {
 	m := &SpMat{
 		NumRows: n.Meta(name + "/numrows"), NumCols: n.Meta(name + "/numcols"),
 		Rows: n.Get(name + "/rows"), Cols: n.Get(name + "/cols"),
@@ -452,11 +460,11 @@ func (n *Nodes) Sparse(name string) *SpMat {
 	if d := n.Maybe(name + "/dense"); d != nil {
 		m.dense, m.coo = d, n.Get(name+"/coo")
 	} else {
-		m.byRow, m.byCol = n.ell(name+"/ell/r"), n.ell(name+"/ell/c")
+		m.byRow, m.byCol = ellFromNodes(n, name+"/ell/r"), ellFromNodes(n, name+"/ell/c")
 	}
 	m.NNZ = m.Rows.Shape().Dimensions[0]
 	m.stored = m.Vals
-	m.sorted = n.sortedLayout(name)
+	m.sorted = sortedLayout(n, name)
 	return m
 }
 

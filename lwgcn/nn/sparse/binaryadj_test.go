@@ -1,4 +1,4 @@
-package nn_test
+package sparse_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // TestBinaryAdjacencyByHand: the tiny graph's rows (2 -> 1 twice, a self
@@ -23,7 +23,7 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 		{0, 0, 1, 0, 0},
 		{0, 0, 0, 1, 0},
 	}
-	m, err := nn.BinaryAdjacency(5, g.Src(), g.Dst(), false, nn.NormNone)
+	m, err := sparse.BinaryAdjacency(5, g.Src(), g.Dst(), false, sparse.NormNone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 		{0, 0, 0, 1, 1},
 	}
 	sums := []float64{3, 3, 3, 2, 2}
-	m, err = nn.BinaryAdjacency(5, g.Src(), g.Dst(), true, nn.NormRow)
+	m, err = sparse.BinaryAdjacency(5, g.Src(), g.Dst(), true, sparse.NormRow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 	}
 	nntest.AssertClose(t, "D⁻¹(A+I)", m.Dense(), want, 1e-7)
 
-	m, err = nn.BinaryAdjacency(5, g.Src(), g.Dst(), true, nn.NormSym)
+	m, err = sparse.BinaryAdjacency(5, g.Src(), g.Dst(), true, sparse.NormSym)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestBinaryAdjacencyByHand(t *testing.T) {
 	}
 	nntest.AssertClose(t, "D^-1/2(A+I)D^-1/2", m.Dense(), want, 1e-7)
 
-	if _, err := nn.BinaryAdjacency(3, []int32{0, 5}, []int32{1, 1}, false, nn.NormNone); err == nil ||
+	if _, err := sparse.BinaryAdjacency(3, []int32{0, 5}, []int32{1, 1}, false, sparse.NormNone); err == nil ||
 		!strings.Contains(err.Error(), "entry 1 (5, 1) outside 3 nodes") {
 		t.Fatalf("bad edge: err = %v", err)
 	}

@@ -1,4 +1,4 @@
-package nn
+package sparse
 
 import (
 	"fmt"
@@ -91,15 +91,15 @@ func BinaryAdjacency(n int, rows, cols []int32, plusIdentity bool, norm AdjNorm)
 			scale[v] = float32(1 / math.Sqrt(s))
 		}
 	}
-	m.RowScale = mulScales(m.RowScale, scale)
+	m.RowScale = MulScales(m.RowScale, scale)
 	if norm == NormSym {
-		m.ColScale = mulScales(m.ColScale, scale)
+		m.ColScale = MulScales(m.ColScale, scale)
 	}
 	return m, nil
 }
 
-// mulScales multiplies two optional per-row scales (nil means ones).
-func mulScales(a, b []float32) []float32 {
+// MulScales multiplies two optional per-row scales (nil means ones).
+func MulScales(a, b []float32) []float32 {
 	if a == nil {
 		return b
 	}

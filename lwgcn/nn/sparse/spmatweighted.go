@@ -1,4 +1,4 @@
-package nn
+package sparse
 
 import (
 	"github.com/gomlx/compute/shapes"

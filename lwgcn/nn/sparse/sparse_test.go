@@ -1,4 +1,4 @@
-package nn_test
+package sparse_test
 
 import (
 	"fmt"
@@ -13,11 +13,12 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 	// Row 1 has equal values (factored into RowScale), row 0 too.
-	m, err := nn.NewSparseMatrix(3, 4, []int32{1, 0, 1, 0}, []int32{3, 2, 0, 1}, []float32{0.5, 2, 0.5, 2})
+	m, err := sparse.NewSparseMatrix(3, 4, []int32{1, 0, 1, 0}, []int32{3, 2, 0, 1}, []float32{0.5, 2, 0.5, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 	nntest.AssertClose(t, "dense", m.Dense(), want, 0)
 
 	// Mixed values stay per entry.
-	m, err = nn.NewSparseMatrix(2, 2, []int32{0, 0}, []int32{0, 1}, []float32{1, 3})
+	m, err = sparse.NewSparseMatrix(2, 2, []int32{0, 0}, []int32{0, 1}, []float32{1, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 		t.Fatalf("mixed values factored: %+v", m)
 	}
 
-	if _, err := nn.NewSparseMatrix(2, 2, []int32{0, 2}, []int32{0, 1}, nil); err == nil ||
+	if _, err := sparse.NewSparseMatrix(2, 2, []int32{0, 2}, []int32{0, 1}, nil); err == nil ||
 		!strings.Contains(err.Error(), "entry 1 at (2, 1) outside 2 x 2") {
 		t.Fatalf("out-of-range entry: err = %v", err)
 	}
@@ -52,9 +53,9 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 // chunks forced small, for square (custom gradient and autodiff) and
 // rectangular matrices.
 func TestSpMatMul(t *testing.T) {
-	oldChunk, oldSlots, oldCost, oldDense := nn.ChunkBytes, nn.ELLChunkSlots, nn.ELLBucketCost, nn.DenseMaxElements
+	oldChunk, oldSlots, oldCost, oldDense := sparse.ChunkBytes, sparse.ELLChunkSlots, sparse.ELLBucketCost, sparse.DenseMaxElements
 	defer func() {
-		nn.ChunkBytes, nn.ELLChunkSlots, nn.ELLBucketCost, nn.DenseMaxElements = oldChunk, oldSlots, oldCost, oldDense
+		sparse.ChunkBytes, sparse.ELLChunkSlots, sparse.ELLBucketCost, sparse.DenseMaxElements = oldChunk, oldSlots, oldCost, oldDense
 	}()
 
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -73,12 +74,12 @@ func TestSpMatMul(t *testing.T) {
 		{"tall-override", 9, 4, 1, 1, true, 0, false}, {"tall-override-some-whole", 9, 4, 100, 1, true, 0, false},
 		{"dense", 6, 6, 0, 1024, false, 0, true}, {"dense-override", 9, 4, 0, 1024, true, 0, true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			nn.ChunkBytes, nn.ELLChunkSlots = tc.chunk, tc.slots
-			nn.ELLBucketCost = tc.bucketCost
-			nn.DenseMaxElements = // 0: one bucket per distinct row length
+			sparse.ChunkBytes, sparse.ELLChunkSlots = tc.chunk, tc.slots
+			sparse.ELLBucketCost = tc.bucketCost
+			sparse.DenseMaxElements = // 0: one bucket per distinct row length
 				0
 			if tc.dense {
-				nn.DenseMaxElements = 1 << 20
+				sparse.DenseMaxElements = 1 << 20
 			}
 			var r, c []int32
 			var v []float32
@@ -87,7 +88,7 @@ func TestSpMatMul(t *testing.T) {
 				c = append(c, int32(rng.IntN(tc.cols)))
 				v = append(v, float32(rng.IntN(5)+1)/4)
 			}
-			m, err := nn.NewSparseMatrix(tc.rows, tc.cols, r, c, v)
+			m, err := sparse.NewSparseMatrix(tc.rows, tc.cols, r, c, v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,7 +98,7 @@ func TestSpMatMul(t *testing.T) {
 			}
 			in := nn.NewInputs()
 			in.DType = dtypes.Float64
-			in.SetSparse("a", m)
+			sparse.Set(in, "a", m)
 			const h = 3
 			x0 := make([]float64, tc.cols*h)
 			for i := range x0 {
@@ -110,7 +111,7 @@ func TestSpMatMul(t *testing.T) {
 			}
 			hs := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
 				x := scope.VariableWithValue("x", nntest.Float64Tensor(x0, tc.cols, h)).NodeValue(n.Graph())
-				a := n.Sparse("a")
+				a := sparse.FromNodes(n, "a")
 				if tc.override {
 					a = a.WithVals(Const(n.Graph(), over))
 				}
@@ -176,9 +177,9 @@ func TestGCNNormalizedByHand(t *testing.T) {
 // the ones given explicitly per entry (the weighted path dropout uses) and
 // the dense product.
 func TestSpMatBinaryValues(t *testing.T) {
-	oldDense := nn.DenseMaxElements
-	defer func() { nn.DenseMaxElements = oldDense }()
-	nn.DenseMaxElements = 0
+	oldDense := sparse.DenseMaxElements
+	defer func() { sparse.DenseMaxElements = oldDense }()
+	sparse.DenseMaxElements = 0
 	rng := rand.New(rand.NewPCG(5, 6))
 	const rows, cols, h = 7, 11, 4
 	var r, c []int32
@@ -186,7 +187,7 @@ func TestSpMatBinaryValues(t *testing.T) {
 	for range 30 {
 		r, c, ones = append(r, int32(rng.IntN(rows))), append(c, int32(rng.IntN(cols))), append(ones, 1)
 	}
-	m, err := nn.NewSparseMatrix(rows, cols, r, c, ones)
+	m, err := sparse.NewSparseMatrix(rows, cols, r, c, ones)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestSpMatBinaryValues(t *testing.T) {
 	}
 	in := nn.NewInputs()
 	in.DType = dtypes.Float64
-	in.SetSparse("a", m)
+	sparse.Set(in, "a", m)
 	x0 := make([]float64, cols*h)
 	for i := range x0 {
 		x0[i] = rng.NormFloat64()
@@ -212,7 +213,7 @@ func TestSpMatBinaryValues(t *testing.T) {
 	for _, explicit := range []bool{false, true} {
 		hs := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
 			x := scope.VariableWithValue("x", nntest.Float64Tensor(x0, cols, h)).NodeValue(n.Graph())
-			a := n.Sparse("a")
+			a := sparse.FromNodes(n, "a")
 			if explicit {
 				a = a.WithVals(OnesLike(a.EntryValues(dtypes.Float64)))
 			}

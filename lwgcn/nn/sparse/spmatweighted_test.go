@@ -1,4 +1,4 @@
-package nn_test
+package sparse_test
 
 import (
 	"math/rand/v2"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestSpMatMulWeighted(t *testing.T) { nntest.BothLayouts(t, testSpMatMulWeighted) }
@@ -21,7 +22,7 @@ func testSpMatMulWeighted(t *testing.T) {
 	// 4 x 5 matrix with a duplicate entry (1, 2) twice, an empty row 3, and
 	// row/column scales.
 	rows, cols := []int32{0, 0, 1, 1, 1, 2}, []int32{1, 4, 2, 2, 0, 3}
-	m, err := nn.NewSparseMatrix(4, 5, rows, cols, nil)
+	m, err := sparse.NewSparseMatrix(4, 5, rows, cols, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,12 +30,12 @@ func testSpMatMulWeighted(t *testing.T) {
 	m.ColScale = []float32{1, 2, 1, 0.25, 3}
 	in := nn.NewInputs()
 	in.DType = dtypes.Float64
-	in.SetSparse("a", m)
+	sparse.Set(in, "a", m)
 	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
 		g := n.Graph()
 		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, 3)
 		w := nn.Param(scope, g, "w", dtypes.Float64, nn.Uniform(1), nil, 6)
-		return n.Sparse("a").MulWeighted(x, w)
+		return sparse.FromNodes(n, "a").MulWeighted(x, w)
 	})
 	got, _ := h.Forward()
 	x, w := nntest.Matrix(h.VarValues("/x"), 5, 3), h.VarValues("/w")

@@ -1,4 +1,4 @@
-package nn
+package sparse
 
 import (
 	"github.com/gomlx/compute/shapes"
@@ -25,12 +25,12 @@ func InEdgeSoftmax(score, dst *Node, numNodes int, dstSorted bool) *Node {
 	return Div(ex, Gather(segSum, dst, dstSorted))
 }
 
-// aggregateEdges returns out_v = Σ_{e: u -> v} w_e · h_u: messages gathered
+// AggregateEdges returns out_v = Σ_{e: u -> v} w_e · h_u: messages gathered
 // from the sources, weighted per edge and summed into the destinations.
 // Shapes: h [N, H] (or [N, K, O] with w [E, K]), w [E, 1] / [E, K], src and
 // dst [E, 1] int32 (dst sorted ascending); result like h. Unlike SpMat.Mul,
 // gradients flow to the weights w (attention coefficients).
-func aggregateEdges(h, w, src, dst *Node) *Node {
+func AggregateEdges(h, w, src, dst *Node) *Node {
 	msg := Gather(h, src)
 	for w.Rank() < msg.Rank() {
 		w = ExpandAxes(w, -1)

@@ -1,11 +1,11 @@
-package nn
+package sparse
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
 )
 
 // AutoSparseDensity: structure matrices with a larger fraction of non-zeros
-// (nnz / (rows·cols)) are kept dense by SetAutoSparse and multiplied with
+// (nnz / (rows·cols)) are kept dense by SetAuto and multiplied with
 // one Dot. On the Go backend (2-core machine of docs/RESULTS.md) a dense
 // 2277 x 2277 by 2277 x 64 product took 23 ms and a bucketed-ELL product
 // with 1.2M entries (23% density: H2GCN's exact 2-hop matrix of Chameleon)
@@ -22,10 +22,10 @@ type Propagator interface {
 	Mul(x *Node) *Node
 }
 
-// SetAutoSparse adds the matrix m under name, dense (name/full, [rows, cols],
+// SetAuto adds the matrix m under name, dense (name/full, [rows, cols],
 // scales applied) when its density exceeds AutoSparseDensity and it has at
-// most AutoSparseMaxElements elements, otherwise as SetSparse does.
-func (in *Inputs) SetAutoSparse(name string, m *SparseMatrix) {
+// most AutoSparseMaxElements elements, otherwise as Set does.
+func SetAuto(in HostInputs, name string, m *SparseMatrix) {
 	elems := m.NumRows * m.NumCols
 	if elems > 0 && elems <= AutoSparseMaxElements && float64(m.NNZ()) > AutoSparseDensity*float64(elems) {
 		d := m.Dense()
@@ -38,23 +38,23 @@ func (in *Inputs) SetAutoSparse(name string, m *SparseMatrix) {
 		in.SetFloat(name+"/full", f, m.NumRows, m.NumCols)
 		return
 	}
-	in.SetSparse(name, m)
+	Set(in, name, m)
 }
 
-// AutoSpMat is a matrix added with SetAutoSparse, inside a graph: exactly
+// AutoSpMat is a matrix added with SetAuto, inside a graph: exactly
 // one of Dense ([rows, cols]) and Sparse is set.
 type AutoSpMat struct {
 	Dense  *Node
 	Sparse *SpMat
 }
 
-// AutoSparse returns the matrix added with SetAutoSparse; train false gives
+// AutoFromNodes returns the matrix added with SetAuto; train false gives
 // the evaluation-pass form (sparse products without gradient machinery).
-func (n *Nodes) AutoSparse(name string, train bool) AutoSpMat {
+func AutoFromNodes(n GraphInputs, name string, train bool) AutoSpMat {
 	if d := n.Maybe(name + "/full"); d != nil {
 		return AutoSpMat{Dense: d}
 	}
-	return AutoSpMat{Sparse: n.Sparse(name).ForPass(train)}
+	return AutoSpMat{Sparse: FromNodes(n, name).ForPass(train)}
 }
 
 // Mul returns A·x for x [cols, H].
