@@ -50,7 +50,8 @@ func (m FAGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	edges := sparse.FromNodes(in, nn.InputFAEdges)
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
 	f := x.NumCols()
-	h := nn.ReLU(nn.SparseLinearWithInit(scope.In("t1"), x, m.Hidden, true, nn.XavierNormalAsUniform(f, m.Hidden, 1.414), nn.LinearInit(f)))
+	h := nn.ReLU(nn.SparseLinearWithInit(scope.In("t1"), x, m.Hidden, true, nn.XavierNormalAsUniform(f, m.Hidden, 1.414),
+		nn.LinearInit(f)))
 	h = nn.Dropout(scope, h, m.Dropout, train)
 	raw := h
 	for l := range m.Layers {
