@@ -17,7 +17,12 @@ import (
 // evaluation passes are deterministic and training passes use dropout.
 func TestModelsOutputs(t *testing.T) {
 	g := nntest.TinyGraph(t)
-	for _, m := range []nn.Model{models.MLP{Hidden: 4, Dropout: 0.5, InputDropout: 0.5}, models.GCN{Hidden: 4, Dropout: 0.5}, models.GAT{Hidden: 2, Heads: 2, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.5}, models.GCNII{Layers: 3, Hidden: 4, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}} {
+	for _, m := range []nn.Model{
+		models.MLP{Hidden: 4, Dropout: 0.5, InputDropout: 0.5},
+		models.GCN{Hidden: 4, Dropout: 0.5},
+		models.GAT{Hidden: 2, Heads: 2, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.5},
+		models.GCNII{Layers: 3, Hidden: 4, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5},
+	} {
 		t.Run(m.Name(), func(t *testing.T) {
 			in := nn.NewInputs()
 			if err := m.Prepare(g, in); err != nil {

@@ -112,9 +112,8 @@ func TestASGCFilterMatchesNormalEquations(t *testing.T) {
 		ata[0][0] += n * reg
 		gotBeta := res.Coeffs[c*(k+1) : (c+1)*(k+1)]
 		var wantF []float64
-		if c == 2 {
-			nntest. // zero feature: zero filter output
-				AssertClose(t, "β of a zero feature", gotBeta, []float64{0, 0, 0}, 0)
+		if c == 2 { // zero feature: zero filter output
+			nntest.AssertClose(t, "β of a zero feature", gotBeta, []float64{0, 0, 0}, 0)
 			wantF = make([]float64, n)
 		} else {
 			beta := b4Solve(ata, atb)

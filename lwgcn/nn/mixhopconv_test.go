@@ -41,7 +41,8 @@ func testMixHopConv(t *testing.T) {
 		}
 		h := nntest.NewHarness(t, in, 21, func(scope *model.Scope, n *nn.Nodes) *Node {
 			scale := Reshape(Const(n.Graph(), rs), 5, 1)
-			return nn.MixHopConv(scope.In("mh"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGCNAdj), nn.MixHopSpec{Powers: powers, Dims: dims, Bias: true, RowScale: scale})
+			return nn.MixHopConv(scope.In("mh"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGCNAdj),
+				nn.MixHopSpec{Powers: powers, Dims: dims, Bias: true, RowScale: scale})
 		})
 		h.Forward() // creates the variables
 		bias := []float64{0.1, -0.2, 0.3, 0.4, -0.5, 0.6}

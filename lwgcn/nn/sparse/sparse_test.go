@@ -75,9 +75,8 @@ func TestSpMatMul(t *testing.T) {
 		{"dense", 6, 6, 0, 1024, false, 0, true}, {"dense-override", 9, 4, 0, 1024, true, 0, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			sparse.ChunkBytes, sparse.ELLChunkSlots = tc.chunk, tc.slots
-			sparse.ELLBucketCost = tc.bucketCost
-			sparse.DenseMaxElements = // 0: one bucket per distinct row length
-				0
+			sparse.ELLBucketCost = tc.bucketCost // 0: one bucket per distinct row length
+			sparse.DenseMaxElements = 0
 			if tc.dense {
 				sparse.DenseMaxElements = 1 << 20
 			}
