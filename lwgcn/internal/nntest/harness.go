@@ -28,14 +28,16 @@ func Backend(t testing.TB) compute.Backend {
 // Harness runs a layer-building function on fixed inputs, returning its
 // output and the gradients of Σ out ⊙ r with respect to every variable.
 type Harness struct {
-	t     *testing.T
-	be    compute.Backend
+	t  *testing.T
+	be compute.Backend
+	// Store holds the variables (tests set their values directly).
 	Store *model.Store
 	in    *nn.Inputs
-	Fn    func(scope *model.Scope, n *nn.Nodes) *Node
-	fwd   *model.Exec
-	grad  *model.Exec
-	vars  []*model.Variable
+	// Fn is the layer-building function.
+	Fn   func(scope *model.Scope, n *nn.Nodes) *Node
+	fwd  *model.Exec
+	grad *model.Exec
+	vars []*model.Variable
 }
 
 // NewHarness returns a Harness running fn on in, variables seeded with seed.

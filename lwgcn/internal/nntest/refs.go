@@ -6,7 +6,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 )
 
-// faReference computes FAConv by the formula, edge by edge: the graph's
+// FAReference computes FAConv by the formula, edge by edge: the graph's
 // edges without self loops, d(v) = in-degree clamped to 1.
 func FAReference(g *graph.Graph, h [][]float64, w []float64, b float64) [][]float64 {
 	n, hid := len(h), len(h[0])
@@ -39,6 +39,7 @@ func FAReference(g *graph.Graph, h [][]float64, w []float64, b float64) [][]floa
 	return out
 }
 
+// ScaleRows returns diag(s)·m.
 func ScaleRows(m [][]float64, s []float64) [][]float64 {
 	out := make([][]float64, len(m))
 	for i := range m {
