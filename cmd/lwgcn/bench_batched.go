@@ -19,7 +19,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/train/batched"
@@ -30,7 +30,7 @@ func init() {
 }
 
 // benchBatchedGCN is the "gcn" model timed: the reference GCN (zoo "gcn").
-var benchBatchedGCN = nn.GCN{Hidden: 64, Dropout: 0.5}
+var benchBatchedGCN = models.GCN{Hidden: 64, Dropout: 0.5}
 
 // benchBatchedModels describes the -model choices.
 var benchBatchedModels = map[string]string{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 )
@@ -53,11 +54,11 @@ func (m fcRuns) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
 	}
-	p, err := nn.NewSparseMatrix(g.NumNodes(), g.NumNodes(), g.Dst(), g.Src(), nil)
+	p, err := sparse.NewSparseMatrix(g.NumNodes(), g.NumNodes(), g.Dst(), g.Src(), nil)
 	if err != nil {
 		return fmt.Errorf("lwgcn: label-wise pattern of %q: %w", g.Name(), err)
 	}
-	in.SetSparse(batchedLWAdj, p)
+	sparse.Set(in, batchedLWAdj, p)
 	return nil
 }
 
@@ -66,7 +67,7 @@ func (m fcRuns) Prepare(g *graph.Graph, in *nn.Inputs) error {
 // classes present (the "fanin" metadata of nn.LabelWiseConv).
 func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]map[string]int, error) {
 	n, c, r := g.NumNodes(), g.NumClasses(), len(runs)
-	p, err := nn.NewSparseMatrix(n, n, g.Dst(), g.Src(), nil)
+	p, err := sparse.NewSparseMatrix(n, n, g.Dst(), g.Src(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +108,7 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	n, c := x.NumRows(), in.Meta(nn.InputNumClasses)
-	lw := lwRuns{adj: in.Sparse(batchedLWAdj).ForPass(train), vals: in.Get(batchedLWVals),
+	lw := lwRuns{adj: sparse.FromNodes(in, batchedLWAdj).ForPass(train), vals: in.Get(batchedLWVals),
 		shared: in.Get(batchedLWShared), perRun: in.Get(batchedLWPerRun), classes: c}
 	if m.Variant == Dense { // Config.Validate: at least 2 layers
 		h := nn.ReLU(lw.conv(b, "/lw1", x, nil, m.Hidden))
@@ -134,7 +135,7 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 
 // lwRuns is the label-wise structure of R runs inside a graph.
 type lwRuns struct {
-	adj                  *nn.SpMat
+	adj                  *sparse.SpMat
 	vals, shared, perRun *Node
 	classes              int
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 )
@@ -205,11 +206,11 @@ func TestBatchedFCEqualsAloneTexas(t *testing.T) {
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 6, runs)
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 16, Dropout: 0.5}, 6, runs)
 	// Every sparse matrix in the bucketed ELL layout, then every one dense.
-	dense := nn.DenseMaxElements
-	t.Cleanup(func() { nn.DenseMaxElements = dense })
-	nn.DenseMaxElements = 0
+	dense := sparse.DenseMaxElements
+	t.Cleanup(func() { sparse.DenseMaxElements = dense })
+	sparse.DenseMaxElements = 0
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
-	nn.DenseMaxElements = 1 << 20
+	sparse.DenseMaxElements = 1 << 20
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
 }
 

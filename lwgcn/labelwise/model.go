@@ -7,7 +7,9 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -33,7 +35,7 @@ type Selection struct {
 	FG nn.Model // GCNII or GCN, reading the adjacency "adj/gcn"
 	// Adj, if set, is the adjacency f_G reads (OfficialAdjacency); nil lets
 	// f_G add its own (PyG's gcn_norm).
-	Adj *nn.SparseMatrix
+	Adj *sparse.SparseMatrix
 	// InnerSteps is T.
 	InnerSteps int
 }
@@ -47,7 +49,7 @@ func (m *Selection) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return err
 	}
 	if m.Adj != nil {
-		in.SetSparse(nn.InputGCNAdj, m.Adj)
+		sparse.Set(in, nn.InputGCNAdj, m.Adj)
 	}
 	return m.FG.Prepare(g, in)
 }
@@ -117,9 +119,9 @@ func (c Config) optimizer() *train.Optimizer {
 func (c Config) backbone() (nn.Model, error) {
 	switch c.Backbone {
 	case BackboneGCNII:
-		return nn.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}, nil
+		return models.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}, nil
 	case BackboneGCN:
-		return nn.GCN{Hidden: c.Hidden, Dropout: c.Dropout}, nil
+		return models.GCN{Hidden: c.Hidden, Dropout: c.Dropout}, nil
 	}
 	return nil, fmt.Errorf("lwgcn: no f_G for backbone %q", c.Backbone)
 }

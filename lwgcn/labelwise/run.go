@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -186,9 +187,9 @@ func (r *Runner) Run(ctx context.Context, split int, seed int64) (*SplitResult, 
 // pseudoModel is the pseudo-label predictor f_P and its epochs (PseudoEpochs,
 // else Epochs), for the runner alone and the batched one.
 func (cfg Config) pseudoModel() (nn.Model, int) {
-	var pm nn.Model = nn.MLP{Hidden: cfg.PseudoHidden, Dropout: cfg.PseudoDropout}
+	var pm nn.Model = models.MLP{Hidden: cfg.PseudoHidden, Dropout: cfg.PseudoDropout}
 	if cfg.Pseudo == PseudoGCN {
-		pm = nn.GCN{Hidden: cfg.PseudoHidden, Dropout: 0.5}
+		pm = models.GCN{Hidden: cfg.PseudoHidden, Dropout: 0.5}
 	}
 	epochs := cfg.PseudoEpochs
 	if epochs == 0 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 )
@@ -53,7 +54,7 @@ func (m *selRuns) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return err
 	}
 	if m.sel.Adj != nil {
-		in.SetSparse(nn.InputGCNAdj, m.sel.Adj)
+		sparse.Set(in, nn.InputGCNAdj, m.sel.Adj)
 	}
 	return m.fg.Prepare(g, in)
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // OfficialAdjacency is f_G's adjacency as the authors' code builds it
@@ -17,7 +17,7 @@ import (
 //
 // with the identity added on top of existing self loops (weight 2 there) and
 // duplicate edges counted, unlike PyG's gcn_norm (nn.GCNNormalized).
-func OfficialAdjacency(g *graph.Graph) (*nn.SparseMatrix, error) {
+func OfficialAdjacency(g *graph.Graph) (*sparse.SparseMatrix, error) {
 	n := g.NumNodes()
 	src, dst := g.Src(), g.Dst()
 	rows := make([]int32, 0, len(src)+n)
@@ -31,7 +31,7 @@ func OfficialAdjacency(g *graph.Graph) (*nn.SparseMatrix, error) {
 		rows, cols = append(rows, int32(v)), append(cols, int32(v))
 		deg[v]++
 	}
-	m, err := nn.NewSparseMatrix(n, n, rows, cols, nil)
+	m, err := sparse.NewSparseMatrix(n, n, rows, cols, nil)
 	if err != nil {
 		return nil, fmt.Errorf("lwgcn: f_G adjacency of %q: %w", g.Name(), err)
 	}

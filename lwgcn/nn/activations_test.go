@@ -1,11 +1,13 @@
-package nn
+package nn_test
 
 import (
 	"testing"
 
+	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 
-	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestReLU checks values and the gradient (1 where x > 0, 0 elsewhere,
@@ -17,8 +19,8 @@ func TestReLU(t *testing.T) {
 	wantG := []float64{0, 0, 1, 1}
 	for _, fusion := range []string{"0", "1"} {
 		t.Setenv(FusionEnv, fusion)
-		exec, err := NewExec(testBackend(t), func(x *Node) []*Node {
-			y := ReLU(x)
+		exec, err := NewExec(nntest.Backend(t), func(x *Node) []*Node {
+			y := nn.ReLU(x)
 			w := Const(x.Graph(), []float64{1, 2, 3, 4})
 			return []*Node{y, Gradient(ReduceAllSum(Mul(y, w)), x)[0]}
 		})

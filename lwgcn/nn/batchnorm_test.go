@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -7,6 +7,9 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestBatchNorm1d checks PyTorch's formulas: the training pass normalises
@@ -17,19 +20,19 @@ import (
 func TestBatchNorm1d(t *testing.T) {
 	const n, hdim = 5, 3
 	rng := rand.New(rand.NewPCG(7, 8))
-	xv := bl3RandMatrix(rng, n, hdim)
-	in := float64Inputs(t, tinyGraph(t), false)
+	xv := nntest.RandMatrix(rng, n, hdim)
+	in := nntest.Float64Inputs(t, nntest.TinyGraph(t), false)
 	var train bool
-	h := newHarness(t, in, 1, func(scope *model.Scope, nd *Nodes) *Node {
-		x := scope.VariableWithValue("x", x0Tensor(xv, n, hdim)).NodeValue(nd.Graph())
-		y := BatchNorm1d(scope.In("bn"), x, true)
+	h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, nd *nn.Nodes) *Node {
+		x := scope.VariableWithValue("x", nntest.Float64Tensor(xv, n, hdim)).NodeValue(nd.Graph())
+		y := nn.BatchNorm1d(scope.In("bn"), x, true)
 		if train {
 			return y
 		}
-		return Concatenate([]*Node{y, BatchNorm1d(scope.ResetVisited().In("bn"), x, false)}, 0)
+		return Concatenate([]*Node{y, nn.BatchNorm1d(scope.ResetVisited().In("bn"), x, false)}, 0)
 	})
-	got, _ := h.forward()
-	x := reshape(xv, n, hdim)
+	got, _ := h.Forward()
+	x := nntest.Matrix(xv, n, hdim)
 	var wantTrain, wantEval [][]float64
 	mean, bvar := make([]float64, hdim), make([]float64, hdim)
 	for j := range hdim {
@@ -49,20 +52,20 @@ func TestBatchNorm1d(t *testing.T) {
 		}
 		wantTrain, wantEval = append(wantTrain, rt), append(wantEval, re)
 	}
-	assertClose(t, "train then eval", got, append(flat(wantTrain), flat(wantEval)...), 1e-10)
+	nntest.AssertClose(t, "train then eval", got, append(nntest.Flat(wantTrain), nntest.Flat(wantEval)...), 1e-10)
 	// The call stored the updated statistics (running_var as 1 + δ).
-	rm, rvDelta := h.varValues("/bn/running_mean"), h.varValues("/bn/running_var")
+	rm, rvDelta := h.VarValues("/bn/running_mean"), h.VarValues("/bn/running_var")
 	for j := range hdim {
 		if math.Abs(rm[j]-0.1*mean[j]) > 1e-12 || math.Abs(1+rvDelta[j]-(0.9+0.1*bvar[j]*n/(n-1))) > 1e-12 {
 			t.Fatalf("running stats [%d] = %v, 1+%v", j, rm[j], rvDelta[j])
 		}
 	}
-	if v := h.store.GetVariable("/bn/running_mean"); v.Trainable {
+	if v := h.Store.GetVariable("/bn/running_mean"); v.Trainable {
 		t.Fatal("running_mean is trainable")
 	}
 	// Gradients of a training pass only (the harness runs forward passes
 	// that update the running statistics, which the training pass ignores).
 	train = true
-	g := newHarness(t, in, 1, h.fn)
-	g.checkGradients(rng, 1e-6)
+	g := nntest.NewHarness(t, in, 1, h.Fn)
+	g.CheckGradients(rng, 1e-6)
 }

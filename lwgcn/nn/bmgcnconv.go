@@ -11,9 +11,10 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
-// Input names of BM-GCN's adjacency: the sparsity pattern (a SpMat without
+// Input names of BM-GCN's adjacency: the sparsity pattern (a sparse.SpMat without
 // values) and the entry weights ([NNZ], the pattern's row-sorted order).
 const (
 	InputBMGCNAdj     = "adj/bmgcn"
@@ -27,7 +28,7 @@ const (
 // without a self loop when selfLoop is 0) are not stored. It returns the
 // pattern (rows = destinations, columns = sources, no values) and the entry
 // weights in the pattern's row-sorted order.
-func BMGCNAdjacency(numNodes int, src, dst []int32, selfLoop float64) (*SparseMatrix, []float32, error) {
+func BMGCNAdjacency(numNodes int, src, dst []int32, selfLoop float64) (*sparse.SparseMatrix, []float32, error) {
 	if len(src) != len(dst) {
 		return nil, nil, fmt.Errorf("nn: %d sources for %d destinations", len(src), len(dst))
 	}
@@ -69,7 +70,7 @@ func BMGCNAdjacency(numNodes int, src, dst []int32, selfLoop float64) (*SparseMa
 	for i, e := range es {
 		rows[i], cols[i], w[i] = e.r, e.c, e.w
 	}
-	m, err := NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
+	m, err := sparse.NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -86,7 +87,7 @@ func AddBMGCNAdjacency(in *Inputs, g *graph.Graph, selfLoop float64) error {
 	if m.NNZ() == 0 {
 		return fmt.Errorf("nn: graph %q: BM-GCN adjacency is empty (no edges, self-loop weight 0)", g.Name())
 	}
-	in.SetSparse(InputBMGCNAdj, m)
+	sparse.Set(in, InputBMGCNAdj, m)
 	in.SetFloat(InputBMGCNWeights, w, len(w))
 	return nil
 }
@@ -101,7 +102,7 @@ func AddBMGCNAdjacency(in *Inputs, g *graph.Graph, selfLoop float64) error {
 // the MLP's soft labels elsewhere), adj (A's pattern) with entry weights a
 // [NNZ];
 // result [C, C]. Gradients flow to yHat.
-func BlockMatrix(yHat *Node, adj *SpMat, a *Node) *Node {
+func BlockMatrix(yHat *Node, adj *sparse.SpMat, a *Node) *Node {
 	ay := adj.MulWeighted(yHat, a)                  // (A Ŷ) [N, C]
 	num := Dot(Transpose(yHat, 0, 1), ay).Product() // Ŷᵀ A Ŷ [C, C]
 	return Div(num, ReduceAndKeep(num, ReduceSum, 1))
@@ -131,11 +132,11 @@ func BlockCompatibility(h *Node, enhance float64) *Node {
 // N x N matrix; here only the stored entries are scored. A node with an
 // empty row aggregates nothing (the official dense softmax would average all
 // N nodes there).
-func BlockEdgeWeights(b, q *Node, adj *SpMat, a *Node) *Node {
+func BlockEdgeWeights(b, q *Node, adj *sparse.SpMat, a *Node) *Node {
 	dst, src := adj.Rows, adj.Cols
 	bq := Dot(b, q).Product()                                      // [N, C]
 	s := ReduceSum(Mul(Gather(bq, dst, true), Gather(b, src)), -1) // [NNZ]
-	return Reshape(InEdgeSoftmax(ExpandAxes(Mul(s, a), -1), dst, adj.NumRows, true), adj.NNZ)
+	return Reshape(sparse.InEdgeSoftmax(ExpandAxes(Mul(s, a), -1), dst, adj.NumRows, true), adj.NNZ)
 }
 
 // BMGCNConv is one layer of BM-GCN's GCN (official GraphConv plus its
@@ -147,7 +148,7 @@ func BlockEdgeWeights(b, q *Node, adj *SpMat, a *Node) *Node {
 // Shapes: x N x F (Features), adj (pattern), alpha [NNZ] (BlockEdgeWeights), W_g and
 // W_s [F, out] ("agg/weight", "self/weight"; xavier_uniform as the official
 // weights_init), b_g and b_s [out] (zeros); result [N, out].
-func BMGCNConv(scope *model.Scope, x Features, adj *SpMat, alpha *Node, out int) *Node {
+func BMGCNConv(scope *model.Scope, x Features, adj *sparse.SpMat, alpha *Node, out int) *Node {
 	f := x.NumCols()
 	ag := scope.In("agg")
 	xg := SparseLinearWithInit(ag, x, out, false, GlorotInit(f, out), ZeroInit)

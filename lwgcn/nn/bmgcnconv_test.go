@@ -1,20 +1,20 @@
-package nn
+package nn_test
 
 import (
-	"math"
-	"math/rand/v2"
 	"testing"
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
-	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 func TestBMGCNAdjacencyByHand(t *testing.T) {
 	// 0 -> 1 twice, 1 -> 0, 2 -> 2 (self loop), 3 -> 1; node 4 isolated.
 	src, dst := []int32{0, 0, 1, 2, 3}, []int32{1, 1, 0, 2, 1}
-	m, w, err := BMGCNAdjacency(5, src, dst, 1.5)
+	m, w, err := nn.BMGCNAdjacency(5, src, dst, 1.5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,196 +33,21 @@ func TestBMGCNAdjacencyByHand(t *testing.T) {
 	set(2, 2, 2.5) // existing self loop + 1.5
 	set(3, 3, 1.5)
 	set(4, 4, 1.5)
-	assertClose(t, "A", m.Dense(), want, 0)
+	nntest.AssertClose(t, "A", m.Dense(), want, 0)
 	// Without added self loops only the existing one is on the diagonal, and
 	// node 4 has no entry at all.
-	m0, _, err := BMGCNAdjacency(5, src, dst, 0)
+	m0, _, err := nn.BMGCNAdjacency(5, src, dst, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m0.NNZ() != 5 {
 		t.Fatalf("NNZ = %d, want 5 (4 symmetric edges + one self loop)", m0.NNZ())
 	}
-	if _, _, err := BMGCNAdjacency(5, src, dst, -1); err == nil {
+	if _, _, err := nn.BMGCNAdjacency(5, src, dst, -1); err == nil {
 		t.Fatal("negative self-loop weight accepted")
 	}
-	if _, _, err := BMGCNAdjacency(2, []int32{0}, []int32{7}, 0); err == nil {
+	if _, _, err := nn.BMGCNAdjacency(2, []int32{0}, []int32{7}, 0); err == nil {
 		t.Fatal("edge outside the graph accepted")
-	}
-}
-
-// bmgcnReference is the official BM-GCN forward pass with dense N x N
-// matrices (model.py BMGCN.forward, get_block_matrix, GCN with GraphConv).
-func bmgcnReference(hr *harness, g *graph.Graph, m BMGCN, adj []float64, train []bool) (logits, mlp [][]float64) {
-	n, c := g.NumNodes(), g.NumClasses()
-	x := denseX(g)
-	f := len(x[0])
-	relu := func(a [][]float64) [][]float64 {
-		for _, r := range a {
-			for j := range r {
-				r[j] = max(r[j], 0)
-			}
-		}
-		return a
-	}
-	lin := func(path string, in [][]float64, fin, fout int) [][]float64 {
-		return addBias(fbDense(in, reshape(hr.varValues(path+"/weight"), fin, fout)), hr.varValues(path+"/bias"))
-	}
-	mlp = lin("/mlp/fc2", relu(lin("/mlp/fc1", x, f, m.Hidden)), m.Hidden, c)
-	b := make([][]float64, n)
-	for i := range b {
-		b[i] = make([]float64, c)
-		s := 0.0
-		for j := range c {
-			b[i][j] = math.Exp(mlp[i][j])
-			s += b[i][j]
-		}
-		for j := range c {
-			b[i][j] /= s
-		}
-	}
-	// soft_y[train] = one-hot labels; H = (Yᵀ A Y) / (Yᵀ A 1).
-	y := make([][]float64, n)
-	for i := range y {
-		y[i] = append([]float64(nil), b[i]...)
-		if train[i] {
-			for j := range c {
-				y[i][j] = 0
-			}
-			y[i][g.Labels()[i]] = 1
-		}
-	}
-	a := reshape(adj, n, n)
-	yt := make([][]float64, c)
-	for j := range yt {
-		yt[j] = make([]float64, n)
-		for i := range n {
-			yt[j][i] = y[i][j]
-		}
-	}
-	yta := fbDense(yt, a)
-	h := fbDense(yta, y)
-	for r := range c {
-		den := 0.0
-		for i := range n {
-			den += yta[r][i]
-		}
-		for j := range c {
-			h[r][j] /= den
-		}
-	}
-	ht := make([][]float64, c)
-	for i := range ht {
-		ht[i] = make([]float64, c)
-		for j := range c {
-			ht[i][j] = h[j][i]
-		}
-	}
-	q := fbDense(h, ht)
-	for i := range c {
-		q[i][i] *= m.Enhance
-		s := 0.0
-		for j := range c {
-			s += q[i][j]
-		}
-		for j := range c {
-			q[i][j] /= s
-		}
-	}
-	bt := make([][]float64, c)
-	for j := range bt {
-		bt[j] = make([]float64, n)
-		for i := range n {
-			bt[j][i] = b[i][j]
-		}
-	}
-	score := fbDense(fbDense(b, q), bt)
-	gm := make([][]float64, n)
-	for i := range gm {
-		gm[i] = make([]float64, n)
-		mx := math.Inf(-1)
-		for j := range n {
-			if a[i][j] > 0 {
-				mx = max(mx, score[i][j]*a[i][j])
-			}
-		}
-		s := 0.0
-		for j := range n {
-			if a[i][j] > 0 {
-				gm[i][j] = math.Exp(score[i][j]*a[i][j] - mx)
-				s += gm[i][j]
-			}
-		}
-		for j := range n {
-			gm[i][j] /= s
-		}
-	}
-	hcur, fin := x, f
-	for l := range m.Layers {
-		out := m.Hidden
-		if l == m.Layers-1 {
-			out = c
-		}
-		prefix := "/gcn/layer" + string(rune('0'+l))
-		y := fbDense(gm, hcur)
-		y = lin(prefix+"/agg", y, fin, out)
-		self := lin(prefix+"/self", hcur, fin, out)
-		for i := range y {
-			for j := range y[i] {
-				y[i][j] += self[i][j]
-			}
-		}
-		if l < m.Layers-1 {
-			y = relu(y)
-		}
-		hcur, fin = y, out
-	}
-	return hcur, mlp
-}
-
-func TestBMGCNMatchesDenseReference(t *testing.T) { bothLayouts(t, testBMGCNMatchesDenseReference) }
-
-func testBMGCNMatchesDenseReference(t *testing.T) {
-	g := tinyGraph(t)
-	split := graph.Split{Train: []int32{0, 1}, Val: []int32{2}, Test: []int32{3, 4}}
-	for _, layers := range []int{2, 3} {
-		m := BMGCN{Hidden: 4, Layers: layers, Dropout: 0.5, MLPDropout: 0.5, Enhance: 0.8, SelfLoop: 1.5}
-		in := float64Inputs(t, g, true)
-		if err := m.Prepare(g, in); err != nil {
-			t.Fatal(err)
-		}
-		if err := SetSplitMasks(in, g, split); err != nil {
-			t.Fatal(err)
-		}
-		hr := newHarness(t, in, 13, func(scope *model.Scope, n *Nodes) *Node {
-			logits, mlp := m.ForwardBoth(scope, n, false)
-			return Concatenate([]*Node{logits, mlp}, 1)
-		})
-		got, dims := hr.forward()
-		if dims[0] != 5 || dims[1] != 6 {
-			t.Fatalf("output %v, want [5 6]", dims)
-		}
-		adj, w, err := BMGCNAdjacency(5, g.Src(), g.Dst(), m.SelfLoop)
-		if err != nil {
-			t.Fatal(err)
-		}
-		adj.Vals = w
-		train, _, _ := split.Masks(5)
-		logits, mlp := bmgcnReference(hr, g, m, adj.Dense(), train)
-		want := make([][]float64, 5)
-		for i := range want {
-			want[i] = append(append([]float64(nil), logits[i]...), mlp[i]...)
-		}
-		assertClose(t, "BM-GCN", got, flat(want), 1e-10)
-
-		// Gradients of the whole model, MLP included (through B, H, Q and
-		// alpha), in a deterministic training pass.
-		m.Dropout, m.MLPDropout = 0, 0
-		hg := newHarness(t, in, 13, func(scope *model.Scope, n *Nodes) *Node {
-			logits, mlp := m.ForwardBoth(scope, n, true)
-			return Concatenate([]*Node{logits, mlp}, 1)
-		})
-		hg.checkGradients(rand.New(rand.NewPCG(uint64(layers), 1)), 1e-5)
 	}
 }
 
@@ -230,20 +55,20 @@ func testBMGCNMatchesDenseReference(t *testing.T) {
 // is the fraction of class-c nodes' edge ends that reach class c'.
 func TestBlockMatrixCountsEdges(t *testing.T) {
 	// Path 0 - 1 - 2 - 3 with classes 0, 0, 1, 1 (undirected, no loops).
-	in := NewInputs()
-	m, w, err := BMGCNAdjacency(4, []int32{0, 1, 2}, []int32{1, 2, 3}, 0)
+	in := nn.NewInputs()
+	m, w, err := nn.BMGCNAdjacency(4, []int32{0, 1, 2}, []int32{1, 2, 3}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.SetSparse(InputBMGCNAdj, m)
-	in.SetFloat(InputBMGCNWeights, w, len(w))
+	sparse.Set(in, nn.InputBMGCNAdj, m)
+	in.SetFloat(nn.InputBMGCNWeights, w, len(w))
 	in.SetFloat("y", []float32{1, 0, 1, 0, 0, 1, 0, 1}, 4, 2)
-	exec := model.MustNewExec(testBackend(t), model.NewStore(), func(scope *model.Scope, gr *Graph, p []*Node) *Node {
+	exec := model.MustNewExec(nntest.Backend(t), model.NewStore(), func(scope *model.Scope, gr *Graph, p []*Node) *Node {
 		n := in.Nodes(p)
-		adj := n.Sparse(InputBMGCNAdj)
-		return BlockMatrix(n.Get("y"), adj, n.Get(InputBMGCNWeights))
+		adj := sparse.FromNodes(n, nn.InputBMGCNAdj)
+		return nn.BlockMatrix(n.Get("y"), adj, n.Get(nn.InputBMGCNWeights))
 	})
-	got := toFloat64(exec.MustExec(in.Tensors()...)[0])
+	got := nntest.Float64s(exec.MustExec(in.Tensors()...)[0])
 	// Class 0: edge ends 0-1, 1-0, 1-2 -> 2 to class 0, 1 to class 1.
-	assertClose(t, "H", got, []float64{2.0 / 3, 1.0 / 3, 1.0 / 3, 2.0 / 3}, 1e-6)
+	nntest.AssertClose(t, "H", got, []float64{2.0 / 3, 1.0 / 3, 1.0 / 3, 2.0 / 3}, 1e-6)
 }

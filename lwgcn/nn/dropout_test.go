@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"math"
@@ -8,6 +8,9 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // dropoutRun applies Dropout to x (ones [rows, cols]) and returns the output
@@ -18,8 +21,8 @@ func dropoutRun(t *testing.T, seed int64, rows, cols int, rate float64) (out, gr
 	if err := store.SetRNGStateFromSeed(seed); err != nil {
 		t.Fatal(err)
 	}
-	exec, err := model.NewExec(testBackend(t), store, func(scope *model.Scope, x *Node) []*Node {
-		y := Dropout(scope, x, rate, true)
+	exec, err := model.NewExec(nntest.Backend(t), store, func(scope *model.Scope, x *Node) []*Node {
+		y := nn.Dropout(scope, x, rate, true)
 		w := AddScalar(ConvertDType(Iota(x.Graph(), shapes.Make(x.DType(), rows, cols), 1), x.DType()), 1)
 		return []*Node{y, Gradient(ReduceAllSum(Mul(y, w)), x)[0]}
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // InputFAEdges is the input name of FAConv's edges (FAEdges).
@@ -26,12 +27,12 @@ type FAConfig struct {
 // the number of in-edges of v clamped to at least 1 (DGL's
 // in_degrees().clamp(min=1)). FAGCN runs on the symmetric closure of the
 // graph (dgl.to_bidirected), which the caller provides.
-func FAEdges(numNodes int, src, dst []int32) (*SparseMatrix, error) {
+func FAEdges(numNodes int, src, dst []int32) (*sparse.SparseMatrix, error) {
 	rows, cols, deg, err := offDiagonalEdges(numNodes, src, dst, 0)
 	if err != nil {
 		return nil, err
 	}
-	m, err := NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
+	m, err := sparse.NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +56,7 @@ func AddFAEdges(in *Inputs, g *graph.Graph) error {
 	if m.NNZ() == 0 {
 		return fmt.Errorf("nn: graph %q has no edges besides self loops: FAConv has nothing to aggregate", g.Name())
 	}
-	in.SetSparse(InputFAEdges, m)
+	sparse.Set(in, InputFAEdges, m)
 	return nil
 }
 
@@ -79,8 +80,8 @@ func AddFAEdges(in *Inputs, g *graph.Graph) error {
 //
 // The gate is computed per node and gathered per edge (wᵀ[h_v ‖ h_u] =
 // w_dstᵀh_v + w_srcᵀh_u), so the only per-edge tensors are the [E, 1]
-// scores; the aggregation is SpMat.MulWeighted.
-func FAConv(scope *model.Scope, h *Node, edges *SpMat, cfg FAConfig, train bool) *Node {
+// scores; the aggregation is sparse.SpMat.MulWeighted.
+func FAConv(scope *model.Scope, h *Node, edges *sparse.SpMat, cfg FAConfig, train bool) *Node {
 	g := h.Graph()
 	dt := h.DType()
 	hid := h.Shape().Dimensions[1]

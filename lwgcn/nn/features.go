@@ -7,10 +7,11 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // SparseDensityThreshold: feature matrices with a smaller fraction of
-// non-zeros are multiplied as sparse matrices (see SpMat), denser ones
+// non-zeros are multiplied as sparse matrices (see sparse.SpMat), denser ones
 // with a dense Dot.
 var SparseDensityThreshold = 0.2
 
@@ -24,11 +25,11 @@ func (in *Inputs) SetFeatures(name string, f *graph.Features) error {
 	n, d := f.NumRows(), f.NumCols()
 	if f.Density() < SparseDensityThreshold {
 		rows, cols, vals := f.COO()
-		m, err := NewSparseMatrix(n, d, rows, cols, vals)
+		m, err := sparse.NewSparseMatrix(n, d, rows, cols, vals)
 		if err != nil {
 			return fmt.Errorf("nn: features %q: %w", name, err)
 		}
-		in.SetSparse(name, m)
+		sparse.Set(in, name, m)
 		return nil
 	}
 	data := f.Data()
@@ -40,24 +41,24 @@ func (in *Inputs) SetFeatures(name string, f *graph.Features) error {
 }
 
 // Features is a node-feature matrix inside a graph: either Dense [N, F] or
-// Sparse (an N x F SpMat).
+// Sparse (an N x F sparse.SpMat).
 type Features struct {
 	Dense  *Node
-	Sparse *SpMat
+	Sparse *sparse.SpMat
 	dtype  dtypes.DType
 }
 
 // Features returns the feature matrix added with Inputs.SetFeatures.
 func (n *Nodes) Features(name string) Features {
 	if n.Maybe(name+"/rows") != nil {
-		return Features{Sparse: n.Sparse(name), dtype: n.DType}
+		return Features{Sparse: sparse.FromNodes(n, name), dtype: n.DType}
 	}
 	return Features{Dense: n.Get(name)}
 }
 
 // ForPass returns the features for a training (train = true) or an
 // evaluation pass: in evaluation passes sparse products skip their gradient
-// machinery (see SpMat.NoGrad).
+// machinery (see sparse.SpMat.NoGrad).
 func (f Features) ForPass(train bool) Features {
 	if train || f.Sparse == nil {
 		return f
@@ -66,16 +67,13 @@ func (f Features) ForPass(train bool) Features {
 	return f
 }
 
-// ForPass returns m, or m.NoGrad() for an evaluation pass (train false).
-func (m *SpMat) ForPass(train bool) *SpMat {
-	if train {
-		return m
-	}
-	return m.NoGrad()
-}
-
 // DenseFeatures wraps a dense node matrix.
 func DenseFeatures(x *Node) Features { return Features{Dense: x} }
+
+// SparseFeatures wraps a sparse node matrix whose products are in dtype.
+func SparseFeatures(m *sparse.SpMat, dtype dtypes.DType) Features {
+	return Features{Sparse: m, dtype: dtype}
+}
 
 // NumRows returns N.
 func (f Features) NumRows() int {

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // FeatureSimilarity computes cosine similarities between the rows of a
@@ -134,7 +135,7 @@ func byDescendingSim(a, b scored) int {
 // argsort breaks them arbitrarily). The matrix is not symmetric. It is
 // normalised as the official preprocess_adj_noloop does: D^-1/2 S D^-1/2,
 // D the row sums of S (no self loops added).
-func (s *FeatureSimilarity) KNN(k int) (*SparseMatrix, error) {
+func (s *FeatureSimilarity) KNN(k int) (*sparse.SparseMatrix, error) {
 	if k < 1 {
 		return nil, fmt.Errorf("nn: kNN graph needs k >= 1, got %d", k)
 	}
@@ -159,7 +160,7 @@ func (s *FeatureSimilarity) KNN(k int) (*SparseMatrix, error) {
 			sums[i] += float64(float32(e.sim))
 		}
 	}
-	m, err := NewSparseMatrix(s.n, s.n, rows, cols, vals)
+	m, err := sparse.NewSparseMatrix(s.n, s.n, rows, cols, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +170,7 @@ func (s *FeatureSimilarity) KNN(k int) (*SparseMatrix, error) {
 			scale[i] = float32(1 / math.Sqrt(x))
 		}
 	}
-	m.RowScale = mulScales(m.RowScale, scale)
+	m.RowScale = sparse.MulScales(m.RowScale, scale)
 	m.ColScale = scale
 	return m, nil
 }

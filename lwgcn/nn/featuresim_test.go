@@ -1,4 +1,4 @@
-package nn
+package nn_test
 
 import (
 	"cmp"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // simFeatures: 8 nodes, 6 features with non-binary values (binarised by the
@@ -61,7 +63,7 @@ func TestFeatureKNN(t *testing.T) {
 	if math.Abs(sim[0][4]-2.0/3) > 1e-15 || sim[0][5] != 1 {
 		t.Fatalf("brute-force similarities wrong: %v %v", sim[0][4], sim[0][5])
 	}
-	s, err := NewFeatureSimilarity(f)
+	s, err := nn.NewFeatureSimilarity(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +99,7 @@ func TestFeatureKNN(t *testing.T) {
 			want = append(want, v)
 		}
 	}
-	assertClose(t, "normalised kNN graph", m.Dense(), want, 1e-6)
+	nntest.AssertClose(t, "normalised kNN graph", m.Dense(), want, 1e-6)
 	if m.NNZ() == 0 || m.Rows[len(m.Rows)-1] == 7 {
 		t.Fatalf("featureless node 7 must have no neighbours (nnz %d)", m.NNZ())
 	}
@@ -108,7 +110,7 @@ func TestFeatureKNN(t *testing.T) {
 
 func TestExtremePairs(t *testing.T) {
 	f, sim := simFeatures(t)
-	s, err := NewFeatureSimilarity(f)
+	s, err := nn.NewFeatureSimilarity(f)
 	if err != nil {
 		t.Fatal(err)
 	}

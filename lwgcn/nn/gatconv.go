@@ -6,6 +6,8 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GATConfig configures GATConv.
@@ -39,7 +41,7 @@ type GATConfig struct {
 // The segment softmax subtracts each node's maximum score (ScatterMax, with
 // the gradient stopped as PyG does), exponentiates, and divides by the
 // ScatterSum of the exponentials.
-func GATConv(scope *model.Scope, x Features, edges *SpMat, cfg GATConfig, train bool) *Node {
+func GATConv(scope *model.Scope, x Features, edges *sparse.SpMat, cfg GATConfig, train bool) *Node {
 	g := x.Graph()
 	dt := x.DType()
 	k, o := cfg.Heads, cfg.Out

@@ -7,6 +7,8 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GCN2Conv is one layer of GCNII (Chen et al., 2020) as in the official
@@ -25,7 +27,7 @@ import (
 // two terms are folded into one product, out = S (theta W + (1-theta) I),
 // and (1 - alpha) into Â's row scale: per layer there is one sparse product
 // and one dense product of N x H matrices.
-func GCN2Conv(scope *model.Scope, h, alphaH0 *Node, adj *SpMat, alpha, lambda float64, layer int) *Node {
+func GCN2Conv(scope *model.Scope, h, alphaH0 *Node, adj *sparse.SpMat, alpha, lambda float64, layer int) *Node {
 	g := h.Graph()
 	hdim := h.Shape().Dimensions[1]
 	theta := math.Log(lambda/float64(layer) + 1)

@@ -5,6 +5,8 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GloGNNConfig are the coefficients of a GloGNN++ layer: Alpha weighs
@@ -54,7 +56,7 @@ func (c GloGNNConfig) Validate() error {
 // the official model shares them between its layers — pass the same scope
 // to every layer. Cost per layer: 2 products N x d x d, K sparse products
 // with d columns and a d x d solve.
-func GloGNNConv(scope *model.Scope, h, h0 *Node, adj *SpMat, cfg GloGNNConfig) *Node {
+func GloGNNConv(scope *model.Scope, h, h0 *Node, adj *sparse.SpMat, cfg GloGNNConfig) *Node {
 	g := h.Graph()
 	dt := h.DType()
 	d := h.Shape().Dimensions[1]

@@ -5,6 +5,8 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // GPRProp is the generalized PageRank propagation of GPR-GNN (Chien et al.,
@@ -22,7 +24,7 @@ import (
 // entry). z is propagated K times (K products of width H).
 //
 // Shapes: z [N, H], result [N, H].
-func GPRProp(scope *model.Scope, z *Node, adj Propagator, gamma0 []float64) *Node {
+func GPRProp(scope *model.Scope, z *Node, adj sparse.Propagator, gamma0 []float64) *Node {
 	if len(gamma0) == 0 {
 		panicf("nn.GPRProp: no initial weights")
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // undirectedCSR returns the symmetric binary adjacency of the edges (u, v)
@@ -55,8 +57,8 @@ func undirectedCSR(numNodes int, src, dst []int32, keepLoops bool) (offsets, col
 // Σ_u deg(u)² set operations on the host (Squirrel: about 8.4M entries,
 // under a second); its size is the number of distance-2 pairs, which on
 // dense heterophilic graphs is a large fraction of N² (Chameleon 23%,
-// Squirrel 31%), hence SetAutoSparse.
-func H2GCNNeighborhoods(numNodes int, src, dst []int32) (a1, a2 *SparseMatrix, err error) {
+// Squirrel 31%), hence sparse.SetAuto.
+func H2GCNNeighborhoods(numNodes int, src, dst []int32) (a1, a2 *sparse.SparseMatrix, err error) {
 	off, cols, err := undirectedCSR(numNodes, src, dst, false)
 	if err != nil {
 		return nil, nil, err
@@ -92,8 +94,8 @@ func H2GCNNeighborhoods(numNodes int, src, dst []int32) (a1, a2 *SparseMatrix, e
 
 // symNormalized is D^-1/2 A D^-1/2 for the binary symmetric A with the
 // given entries; D are the row counts (isolated nodes: scale 0).
-func symNormalized(numNodes int, rows, cols []int32) (*SparseMatrix, error) {
-	m, err := NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
+func symNormalized(numNodes int, rows, cols []int32) (*sparse.SparseMatrix, error) {
+	m, err := sparse.NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package nn
 
 import (
 	. "github.com/gomlx/gomlx/core/graph"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // H2GCNConv is one round of H2GCN's neighbourhood aggregation (Zhu et al.,
@@ -16,6 +18,6 @@ import (
 // (it enters the final representation through r_0). There are no weights
 // and no non-linearity, as in the official code (layer "G" followed by
 // "V": stack the hops, flatten). Shapes: r_{k-1} [N, H], result [N, 2H].
-func H2GCNConv(h *Node, a1, a2 Propagator) *Node {
+func H2GCNConv(h *Node, a1, a2 sparse.Propagator) *Node {
 	return Concatenate([]*Node{a1.Mul(h), a2.Mul(h)}, 1)
 }

@@ -24,9 +24,9 @@ type Inputs struct {
 	DType   dtypes.DType
 	tensors map[string]*tensors.Tensor
 	meta    map[string]int
-	// sparse keeps the host matrices added with SetSparse (for
-	// SetSparseSorted).
-	sparse map[string]*SparseMatrix
+	// host keeps host-side objects by name (the sparse matrices added with
+	// sparse.Set, for the layouts sparse.SetSorted derives from them).
+	host map[string]any
 }
 
 // NewInputs returns an empty set of float32 inputs.
@@ -37,8 +37,19 @@ func NewInputs() *Inputs {
 // Clone returns a shallow copy: the same tensors, so that some can be
 // replaced (e.g. the split masks) without touching the original.
 func (in *Inputs) Clone() *Inputs {
-	return &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), sparse: maps.Clone(in.sparse)}
+	return &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), host: maps.Clone(in.host)}
 }
+
+// SetHost keeps a host-side object under name (not a graph input).
+func (in *Inputs) SetHost(name string, v any) {
+	if in.host == nil {
+		in.host = map[string]any{}
+	}
+	in.host[name] = v
+}
+
+// Host returns the object kept under name with SetHost, or nil.
+func (in *Inputs) Host(name string) any { return in.host[name] }
 
 // Set adds or replaces a tensor.
 func (in *Inputs) Set(name string, t *tensors.Tensor) { in.tensors[name] = t }
@@ -145,8 +156,8 @@ func (n *Nodes) Meta(name string) int {
 	return v
 }
 
-// metaOr returns integer metadata, or def when absent.
-func (n *Nodes) metaOr(name string, def int) int {
+// MetaOr returns integer metadata, or def when absent.
+func (n *Nodes) MetaOr(name string, def int) int {
 	if v, ok := n.meta[name]; ok {
 		return v
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // LabelWise is the host-side structure of label-wise graph convolution for
@@ -25,7 +26,7 @@ type LabelWise struct {
 	// Adj is Σ_k A_k as one N x N matrix: entry (v, u) = 1 / n_class(u)(v).
 	// Because every source u belongs to exactly one block, Σ_k A_k (H W_k)
 	// equals Adj · M with M[u] = H[u] W_class(u).
-	Adj *SparseMatrix
+	Adj *sparse.SparseMatrix
 	// Present[k] says whether some edge has a class-k source. The official
 	// code drops classes without such edges from the concatenation.
 	Present    []bool
@@ -60,7 +61,7 @@ func NewLabelWise(numNodes int, src, dst []int32, class []int32, numClasses int)
 	for e := range src {
 		vals[e] = 1 / float32(count[key(e)])
 	}
-	m, err := NewSparseMatrix(numNodes, numNodes, dst, src, vals)
+	m, err := sparse.NewSparseMatrix(numNodes, numNodes, dst, src, vals)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ func NewLabelWise(numNodes int, src, dst []int32, class []int32, numClasses int)
 // (u, j) of X at column j·C + class(u) (so that X̃ · reshape(W_cls, F·C, out)
 // gives the rows h[u] W_class(u)).
 func (lw *LabelWise) AddTo(in *Inputs, prefix string, x *graph.Features) error {
-	in.SetSparse(prefix+"/adj", lw.Adj)
+	sparse.Set(in, prefix+"/adj", lw.Adj)
 	in.SetInt32(prefix+"/class", lw.Class, lw.NumNodes, 1)
 	in.SetMeta(prefix+"/present", lw.NumPresent)
 	in.SetMeta(prefix+"/numclasses", lw.NumClasses)
@@ -98,11 +99,11 @@ func (lw *LabelWise) AddTo(in *Inputs, prefix string, x *graph.Features) error {
 	for i, j := range cols {
 		shifted[i] = j*c + lw.Class[rows[i]]
 	}
-	mc, err := NewSparseMatrix(lw.NumNodes, x.NumCols()*int(c), rows, shifted, vals)
+	mc, err := sparse.NewSparseMatrix(lw.NumNodes, x.NumCols()*int(c), rows, shifted, vals)
 	if err != nil {
 		return err
 	}
-	in.SetSparse(prefix+"/xcls", mc)
+	sparse.Set(in, prefix+"/xcls", mc)
 	return nil
 }
 
@@ -155,11 +156,11 @@ var LabelWiseGroupedFLOPs = float64(1 << 27)
 type LabelWiseGraph struct {
 	Prefix     string
 	NumClasses int
-	Adj        *SpMat
+	Adj        *sparse.SpMat
 	// Class [N, 1] int32.
 	Class *Node
 	// XCls: the class-shifted sparse features (nil when absent).
-	XCls *SpMat
+	XCls *sparse.SpMat
 	// Groups[k] [cap_k, 1] lists class k's nodes (nil for an empty class);
 	// GroupPos [N, 1] is each node's row in the concatenated groups.
 	Groups   []*Node
@@ -183,10 +184,10 @@ func (lw *LabelWiseGraph) ForPass(train bool) *LabelWiseGraph {
 
 // LabelWise returns the structure added with LabelWise.AddTo.
 func (n *Nodes) LabelWise(prefix string) *LabelWiseGraph {
-	lw := &LabelWiseGraph{Prefix: prefix, NumClasses: n.Meta(prefix + "/numclasses"), Adj: n.Sparse(prefix + "/adj"),
+	lw := &LabelWiseGraph{Prefix: prefix, NumClasses: n.Meta(prefix + "/numclasses"), Adj: sparse.FromNodes(n, prefix+"/adj"),
 		Class: n.Get(prefix + "/class"), nodes: n}
 	if n.Maybe(prefix+"/xcls/rows") != nil {
-		lw.XCls = n.Sparse(prefix + "/xcls")
+		lw.XCls = sparse.FromNodes(n, prefix+"/xcls")
 	}
 	for k := range lw.NumClasses {
 		if n.Meta(fmt.Sprintf("%s/group/%02d/cap", prefix, k)) > 0 {

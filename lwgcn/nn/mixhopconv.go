@@ -6,6 +6,8 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // MixHopSpec configures a MixHopConv layer.
@@ -38,7 +40,7 @@ type MixHopSpec struct {
 // Shapes: X N x F (Features, dense or sparse), W_i [F, Dims[i]] (variables
 // "weight_p<i>", glorot uniform as TensorFlow's Dense layer of the official
 // code), b [ΣDims] ("bias", zeros), result [N, ΣDims].
-func MixHopConv(scope *model.Scope, x Features, adj Propagator, spec MixHopSpec) *Node {
+func MixHopConv(scope *model.Scope, x Features, adj sparse.Propagator, spec MixHopSpec) *Node {
 	if len(spec.Powers) == 0 || len(spec.Powers) != len(spec.Dims) {
 		panicf("nn.MixHopConv: %d powers for %d segment widths", len(spec.Powers), len(spec.Dims))
 	}
@@ -73,7 +75,7 @@ func MixHopConv(scope *model.Scope, x Features, adj Propagator, spec MixHopSpec)
 // i: Dims[i] columns, in order) by Â^{Powers[i]} and returns them
 // concatenated in the same order. Â is applied once per power level to
 // the segments that still need it.
-func MixHopPropagate(h *Node, adj Propagator, powers, dims []int) *Node {
+func MixHopPropagate(h *Node, adj sparse.Propagator, powers, dims []int) *Node {
 	n := len(powers)
 	offsets := make([]int, n+1)
 	for i, d := range dims {

@@ -19,9 +19,6 @@ type Model interface {
 	Forward(scope *model.Scope, in *Nodes, train bool) *Node
 }
 
-// numClasses reads the "num_classes" metadata.
-func numClasses(in *Nodes) int { return in.Meta(InputNumClasses) }
-
 // UseVariableParameters must be called at the start of every graph-building
 // function that reads model variables. GoMLX's Go backend embeds variables
 // as constants in graphs not marked as training (so later value changes

@@ -1,10 +1,13 @@
-package nn
+package nn_test
 
 import (
 	"testing"
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestProject checks y = x·w and both gradients of Σ y ⊙ r against the
@@ -18,8 +21,8 @@ func TestProject(t *testing.T) {
 	wantDX := []float64{1, 2, -2, 1, -2, -1.5}
 	// dw[k][j] = Σ_i x[i][k] r[i][j]
 	wantDW := []float64{-4, 11, -4, 14}
-	exec, err := NewExec(testBackend(t), func(x, w, r *Node) []*Node {
-		y := Project(x, w)
+	exec, err := NewExec(nntest.Backend(t), func(x, w, r *Node) []*Node {
+		y := nn.Project(x, w)
 		g := Gradient(ReduceAllSum(Mul(y, r)), x, w)
 		return []*Node{y, g[0], g[1]}
 	})
@@ -32,6 +35,6 @@ func TestProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range [][]float64{wantY, wantDX, wantDW} {
-		assertClose(t, []string{"y", "dx", "dw"}[i], tensors.MustCopyFlatData[float64](res[i]), want, 1e-12)
+		nntest.AssertClose(t, []string{"y", "dx", "dw"}[i], tensors.MustCopyFlatData[float64](res[i]), want, 1e-12)
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // SimPConfig configures SimPConv.
@@ -38,7 +40,7 @@ type SimPConfig struct {
 // "dk", U(-1, 1): the official 1/sqrt(size(1)) bound); b_s ("score_bias",
 // starts at ScoreBias), b_k ("dk_bias", zeros) scalars. Result [N, Out].
 // H·[p q] is one product with two columns, and Z is computed once.
-func SimPConv(scope *model.Scope, h Features, adj, knn *SpMat, cfg SimPConfig) *Node {
+func SimPConv(scope *model.Scope, h Features, adj, knn *sparse.SpMat, cfg SimPConfig) *Node {
 	g := h.Graph()
 	dt := h.DType()
 	f := h.NumCols()

@@ -11,7 +11,7 @@ import (
 // Shapes: X N x F (Features: sparse CSR from graph.Features.COO(), or
 // dense), W [F, out] (variable "weight"), b [out] ("bias", optional),
 // y [N, out]. For sparse X the product gathers the rows of W at each row's
-// non-zeros, scales them by the values and sums them (SpMat.Mul; never a
+// non-zeros, scales them by the values and sums them (sparse.SpMat.Mul; never a
 // dense N x F product); its gradient with respect to W does the same over
 // the columns of X. Dense X uses Linear. Initialisation: PyTorch's
 // nn.Linear, U(-1/sqrt(F), 1/sqrt(F)).

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // Standard input names.
@@ -28,7 +29,7 @@ const (
 //
 // The result keeps the edges unweighted and the degrees as row and column
 // scales, so the graph applies them to N x H matrices rather than to edges.
-func GCNNormalized(numNodes int, src, dst []int32) (*SparseMatrix, error) {
+func GCNNormalized(numNodes int, src, dst []int32) (*sparse.SparseMatrix, error) {
 	rows, cols, deg, err := offDiagonalEdges(numNodes, src, dst, numNodes)
 	if err != nil {
 		return nil, err
@@ -37,7 +38,7 @@ func GCNNormalized(numNodes int, src, dst []int32) (*SparseMatrix, error) {
 		rows, cols = append(rows, int32(v)), append(cols, int32(v))
 		deg[v]++
 	}
-	m, err := NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
+	m, err := sparse.NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func offDiagonalEdges(numNodes int, src, dst []int32, extra int) (rows, cols []i
 // SelfLoopEdges returns the edges with every self loop removed and one self
 // loop per node added (PyG GATConv's remove_self_loops + add_self_loops),
 // as an unweighted sparse matrix: row = destination, column = source.
-func SelfLoopEdges(numNodes int, src, dst []int32) (*SparseMatrix, error) {
+func SelfLoopEdges(numNodes int, src, dst []int32) (*sparse.SparseMatrix, error) {
 	rows := make([]int32, 0, len(src)+numNodes)
 	cols := make([]int32, 0, len(src)+numNodes)
 	for e := range src {
@@ -86,7 +87,7 @@ func SelfLoopEdges(numNodes int, src, dst []int32) (*SparseMatrix, error) {
 	for v := range numNodes {
 		rows, cols = append(rows, int32(v)), append(cols, int32(v))
 	}
-	return NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
+	return sparse.NewSparseMatrix(numNodes, numNodes, rows, cols, nil)
 }
 
 // AddGraphBasics adds the features ("x"), the labels ("labels", [N] int32,
@@ -119,7 +120,7 @@ func AddGCNAdjacency(in *Inputs, g *graph.Graph) error {
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetSparse(InputGCNAdj, m)
+	sparse.Set(in, InputGCNAdj, m)
 	return nil
 }
 
@@ -132,7 +133,7 @@ func AddGATEdges(in *Inputs, g *graph.Graph) error {
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	in.SetSparse(InputGATEdges, m)
+	sparse.Set(in, InputGATEdges, m)
 	return nil
 }
 

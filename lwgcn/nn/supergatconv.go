@@ -13,6 +13,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // InputSuperGATKeys holds the sorted keys src·N + dst of the self-looped
@@ -71,7 +72,7 @@ type SuperGATConfig struct {
 
 // SuperGATEdgeKeys returns the sorted, unique keys src·N + dst of the
 // entries of m (rows = destination, columns = source).
-func SuperGATEdgeKeys(m *SparseMatrix) []int64 {
+func SuperGATEdgeKeys(m *sparse.SparseMatrix) []int64 {
 	n := int64(m.NumRows)
 	keys := make([]int64, m.NNZ())
 	for i := range keys {
@@ -129,7 +130,7 @@ func AddSuperGATInputs(in *Inputs, g *graph.Graph) error {
 // b ("bias", zeros) [K·Out] or [Out]; edges "adj/gat", keys
 // "supergat/keys". Results: [N, K·Out] or [N, Out], and a scalar loss (nil
 // in evaluation passes or when EdgeSampleRatio is 0).
-func SuperGATConv(scope *model.Scope, x Features, edges *SpMat, keys *Node, cfg SuperGATConfig, train bool) (out, linkLoss *Node) {
+func SuperGATConv(scope *model.Scope, x Features, edges *sparse.SpMat, keys *Node, cfg SuperGATConfig, train bool) (out, linkLoss *Node) {
 	g := x.Graph()
 	dt := x.DType()
 	k, o := cfg.Heads, cfg.Out
@@ -152,9 +153,9 @@ func SuperGATConv(scope *model.Scope, x Features, edges *SpMat, keys *Node, cfg 
 	default:
 		panicf("nn: unknown SuperGAT attention %v", cfg.Attention)
 	}
-	alpha := InEdgeSoftmax(LeakyReLU(score, cfg.NegativeSlope), dst, n, true)
+	alpha := sparse.InEdgeSoftmax(LeakyReLU(score, cfg.NegativeSlope), dst, n, true)
 	alpha = Dropout(scope, alpha, cfg.AttentionDropout, train)
-	agg := aggregateEdges(xw3, alpha, src, dst) // [N, K, O]
+	agg := sparse.AggregateEdges(xw3, alpha, src, dst) // [N, K, O]
 	if cfg.Concat {
 		out = Reshape(agg, n, k*o)
 	} else {
@@ -171,7 +172,7 @@ func SuperGATConv(scope *model.Scope, x Features, edges *SpMat, keys *Node, cfg 
 // superGATLinkLoss samples positives and negatives and returns the mean
 // binary cross-entropy of their edge logits; dot [E, K] are the per-head
 // dot products x'_v·x'_u of the edges, already computed for the attention.
-func superGATLinkLoss(scope *model.Scope, xw3, dot *Node, edges *SpMat, keys *Node, cfg SuperGATConfig) *Node {
+func superGATLinkLoss(scope *model.Scope, xw3, dot *Node, edges *sparse.SpMat, keys *Node, cfg SuperGATConfig) *Node {
 	g := xw3.Graph()
 	dt := xw3.DType()
 	n := xw3.Shape().Dimensions[0]

@@ -18,6 +18,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
@@ -302,8 +303,8 @@ func TestModelsForwardAndGradients(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, fg := range []nn.Model{
-		nn.GCNII{Layers: 4, Hidden: 16, Dropout: 0.5, Alpha: labelwise.DefaultAlpha, Lambda: labelwise.DefaultLambda},
-		nn.GCN{Hidden: 16, Dropout: 0.5},
+		models.GCNII{Layers: 4, Hidden: 16, Dropout: 0.5, Alpha: labelwise.DefaultAlpha, Lambda: labelwise.DefaultLambda},
+		models.GCN{Hidden: 16, Dropout: 0.5},
 	} {
 		t.Run("lwgcn-selection-"+fg.Name(), func(t *testing.T) {
 			sel := &labelwise.Selection{FC: labelwise.LabelWiseGCN{Variant: labelwise.Small, Layers: 2, Hidden: 16}, FG: fg, Adj: adj, InnerSteps: 1}

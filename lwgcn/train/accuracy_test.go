@@ -7,6 +7,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -40,8 +41,8 @@ func TestCoraLiteratureAccuracy(t *testing.T) {
 		m      nn.Model
 		lo, hi float64
 	}{
-		{nn.GCN{Hidden: 16, Dropout: 0.5}, 0.79, 0.835},
-		{nn.MLP{Hidden: 64, Dropout: 0.5, InputDropout: 0.5}, 0.53, 0.62},
+		{models.GCN{Hidden: 16, Dropout: 0.5}, 0.79, 0.835},
+		{models.MLP{Hidden: 64, Dropout: 0.5, InputDropout: 0.5}, 0.53, 0.62},
 	} {
 		tr, err := New(testBackend(t), tc.m, g, Config{Epochs: 200, LR: 0.01, WeightDecay: 5e-4})
 		if err != nil {

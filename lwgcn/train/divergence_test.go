@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -58,7 +59,7 @@ func explodingEpoch(m nn.Model) EpochFunc {
 
 func TestDivergenceStopsNamingTheEpoch(t *testing.T) {
 	g := plantedGraph(t, 40, 2, 3)
-	m := nn.MLP{Hidden: 4}
+	m := models.MLP{Hidden: 4}
 	tr := quickTrainer(t, g, m, Config{Epochs: 20, Epoch: explodingEpoch(m)})
 	_, err := tr.RunOne(context.Background(), Run{Split: 0, Seed: 1})
 	// First loss 10: the limit is 1e5, first exceeded by 1e6 at epoch 6.
@@ -84,7 +85,7 @@ func TestSplitWithoutNodesIsAnError(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := quickTrainer(t, h, nn.MLP{Hidden: 4}, Config{Epochs: 2})
+		tr := quickTrainer(t, h, models.MLP{Hidden: 4}, Config{Epochs: 2})
 		_, err = tr.RunOne(context.Background(), Run{Split: 0, Seed: 1})
 		if want := `train: split 0 of graph "planted" has ` + c.want; err == nil || err.Error() != want {
 			t.Errorf("err = %v, want %q", err, want)

@@ -15,6 +15,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -93,7 +94,7 @@ func quickTrainer(t *testing.T, g *graph.Graph, m nn.Model, cfg Config) *Trainer
 
 func TestGCNLearnsAndSeedsRepeat(t *testing.T) {
 	g := plantedGraph(t, 90, 3, 1)
-	m := nn.GCN{Hidden: 16, Dropout: 0.5}
+	m := models.GCN{Hidden: 16, Dropout: 0.5}
 	run := func(seed int64) *Result {
 		res, err := quickTrainer(t, g, m, Config{Epochs: 40}).Run(context.Background(), Runs([]int{0, 1}, seed))
 		if err != nil {
@@ -241,7 +242,7 @@ func TestNaNStopsNamingTheEpoch(t *testing.T) {
 		t.Fatalf("err = %v, want a non-finite error naming epoch 3", err)
 	}
 	// A real divergence: a huge learning rate.
-	tr = quickTrainer(t, g, nn.MLP{Hidden: 8}, Config{Epochs: 50, LR: 1e30})
+	tr = quickTrainer(t, g, models.MLP{Hidden: 8}, Config{Epochs: 50, LR: 1e30})
 	_, err = tr.RunOne(context.Background(), Run{Split: 0, Seed: 1})
 	if err == nil || !(errors.Is(err, ErrNonFinite) || errors.Is(err, ErrDiverged)) || !strings.Contains(err.Error(), "epoch ") {
 		t.Fatalf("lr 1e30: err = %v, want a non-finite or diverged error naming the epoch", err)
@@ -263,7 +264,7 @@ func (c cancelAt) EndEpoch(s EpochStats) {
 
 func TestCheckpointResumeRepeatsExactly(t *testing.T) {
 	g := plantedGraph(t, 60, 3, 4)
-	m := nn.GCN{Hidden: 8, Dropout: 0.5}
+	m := models.GCN{Hidden: 8, Dropout: 0.5}
 	cfg := Config{Epochs: 12}
 	full, err := quickTrainer(t, g, m, cfg).RunOne(context.Background(), Run{Split: 1, Seed: 7})
 	if err != nil {
@@ -311,11 +312,11 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Epochs: 1, LR: 0}, "learning rate must be positive"},
 		{Config{Epochs: 1, LR: 0.1, WeightDecay: -1}, "weight decay must be >= 0"},
 	} {
-		if _, err := New(testBackend(t), nn.MLP{Hidden: 4}, g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := New(testBackend(t), models.MLP{Hidden: 4}, g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("config %+v: err = %v, want %q", tc.cfg, err, tc.want)
 		}
 	}
-	tr := quickTrainer(t, g, nn.MLP{Hidden: 4}, Config{Epochs: 1})
+	tr := quickTrainer(t, g, models.MLP{Hidden: 4}, Config{Epochs: 1})
 	if _, err := tr.RunOne(context.Background(), Run{Split: 5}); err == nil || !strings.Contains(err.Error(), "split 5 out of range") {
 		t.Errorf("bad split: err = %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -75,19 +76,19 @@ func buildASGC(h Hyper) (nn.Model, Training, error) {
 	case c <= 0:
 		return nil, Training{}, fmt.Errorf("extra c (inverse L2 strength) must be positive, got %v", c)
 	}
-	m := nn.ASGC{K: int(k), Reg: reg}
+	m := models.ASGC{K: int(k), Reg: reg}
 	opt := train.NewOptimizer(train.Group{Name: "all", Adam: train.NewAdam(h.LR, 0)})
 	return m, Training{Optimizer: opt, Epoch: asgcEpoch(m, c)}, nil
 }
 
 // asgcEpoch is StandardEpoch with scikit-learn's L2 penalty on the weights
 // (not the intercept): loss = NLL + ‖W‖² / (2·C·n_train).
-func asgcEpoch(m nn.ASGC, c float64) train.EpochFunc {
+func asgcEpoch(m models.ASGC, c float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels, mask := in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)
 		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
 		nll := train.MaskedNLL(logp, labels, mask)
-		w := nn.ASGCWeight(scope, g)
+		w := models.ASGCWeight(scope, g)
 		nTrain := ConvertDType(ReduceAllSum(mask), w.DType())
 		nTrain = Max(nTrain, OnesLike(nTrain))
 		penalty := Div(ReduceAllSum(Square(w)), MulScalar(nTrain, 2*c))

@@ -3,6 +3,7 @@ package zoo
 import (
 	"fmt"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -25,7 +26,7 @@ func init() {
 			if h.Hidden < 1 {
 				return nil, Training{}, fmt.Errorf("hidden must be positive, got %d", h.Hidden)
 			}
-			return nn.MLP{Hidden: h.Hidden, Dropout: h.Dropout}, Training{}, nil
+			return models.MLP{Hidden: h.Hidden, Dropout: h.Dropout}, Training{}, nil
 		},
 	})
 	Register(Entry{
@@ -36,10 +37,10 @@ func init() {
 				return nil, Training{}, err
 			}
 			if h.Layers == 1 {
-				// nn.GCN would silently train 2.
+				// models.GCN would silently train 2.
 				return nil, Training{}, fmt.Errorf("layers must be 0 (the reference, 2) or >= 2, got 1")
 			}
-			return nn.GCN{Hidden: h.Hidden, Dropout: h.Dropout, Layers: h.Layers}, Training{}, nil
+			return models.GCN{Hidden: h.Hidden, Dropout: h.Dropout, Layers: h.Layers}, Training{}, nil
 		},
 		Graph: Undirected,
 	})
@@ -57,7 +58,7 @@ func init() {
 			if err := atLeast("heads", h.Heads, 1); err != nil {
 				return nil, Training{}, err
 			}
-			return nn.GAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: 1, Dropout: h.Dropout, AttentionDropout: h.Dropout}, Training{}, nil
+			return models.GAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: 1, Dropout: h.Dropout, AttentionDropout: h.Dropout}, Training{}, nil
 		},
 		Graph: Undirected,
 	})
@@ -75,7 +76,7 @@ func init() {
 			if !(h.Alpha >= 0 && h.Alpha <= 1) || !(h.Lambda >= 0) {
 				return nil, Training{}, fmt.Errorf("alpha must be in [0, 1] and lambda >= 0, got %v and %v", h.Alpha, h.Lambda)
 			}
-			m := nn.GCNII{Layers: h.Layers, Hidden: h.Hidden, Dropout: h.Dropout, Alpha: h.Alpha, Lambda: h.Lambda}
+			m := models.GCNII{Layers: h.Layers, Hidden: h.Hidden, Dropout: h.Dropout, Alpha: h.Alpha, Lambda: h.Lambda}
 			var tr Training
 			if wd2, ok := h.Extra["wd_dense"]; ok {
 				// GCNII's two parameter groups: convolutions (WeightDecay) and

@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -89,7 +90,7 @@ func bmgcnDefaults(d string) Hyper {
 }
 
 func buildBMGCN(h Hyper) (nn.Model, Training, error) {
-	m := nn.BMGCN{Hidden: h.Hidden, Layers: h.Layers, Dropout: h.Dropout,
+	m := models.BMGCN{Hidden: h.Hidden, Layers: h.Layers, Dropout: h.Dropout,
 		MLPDropout: h.Get(BMGCNMLPDropoutKey, BMGCNMLPDropout), Enhance: h.Get(BMGCNEnhanceKey, 2),
 		SelfLoop: h.Get(BMGCNSelfLoopKey, 0)}
 	if m.Hidden < 1 || m.Layers < 1 {
@@ -130,8 +131,8 @@ func buildBMGCN(h Hyper) (nn.Model, Training, error) {
 // prediction (accuracy 0): the protocol's best-validation epoch is always a
 // joint one, as in the official code, which evaluates only the joint model.
 // Extra: ExtraPhase and ExtraMLPValAcc.
-func BMGCNEpoch(m nn.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.EpochFunc {
-	isMLP := func(v *model.Variable) bool { return strings.HasPrefix(v.Path(), "/"+nn.BMGCNScopeMLP+"/") }
+func BMGCNEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.EpochFunc {
+	isMLP := func(v *model.Variable) bool { return strings.HasPrefix(v.Path(), "/"+models.BMGCNScopeMLP+"/") }
 	isBias := func(v *model.Variable) bool { return v.Name() == "bias" }
 	pre := gatedAdam{name: "bmgcn-mlp", groups: []gatedAdamGroup{{name: "all", adam: train.NewAdam(lr, wd), match: isMLP}}}
 	joint := gatedAdam{name: "bmgcn-joint", groups: []gatedAdamGroup{

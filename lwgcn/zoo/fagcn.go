@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -34,7 +35,7 @@ func init() {
 			if h.Dropout < 0 || h.Dropout >= 1 {
 				return nil, Training{}, fmt.Errorf("dropout must be in [0, 1), got %v", h.Dropout)
 			}
-			return nn.FAGCN{Hidden: h.Hidden, Layers: h.Layers, Eps: h.Alpha, Dropout: h.Dropout}, Training{}, nil
+			return models.FAGCN{Hidden: h.Hidden, Layers: h.Layers, Eps: h.Alpha, Dropout: h.Dropout}, Training{}, nil
 		},
 		Graph: FAGCNGraph,
 	})

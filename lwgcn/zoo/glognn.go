@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
@@ -79,7 +80,7 @@ func glognnDefaults(d string) Hyper {
 }
 
 func buildGloGNN(h Hyper) (nn.Model, Training, error) {
-	m := nn.GloGNN{Hidden: h.Hidden, Dropout: h.Dropout, Delta: h.Get(GloGNNDelta, 0), NormLayers: h.Layers,
+	m := models.GloGNN{Hidden: h.Hidden, Dropout: h.Dropout, Delta: h.Get(GloGNNDelta, 0), NormLayers: h.Layers,
 		GloGNNConfig: nn.GloGNNConfig{Alpha: h.Alpha, Beta: h.Get(GloGNNBeta, 1), Gamma: h.Get(GloGNNGamma, 0),
 			Orders: int(h.Get(GloGNNOrders, 2))}, Float64: h.Get(GloGNNFloat64, 0) != 0}
 	if err := m.Validate(); err != nil {

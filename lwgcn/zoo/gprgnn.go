@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -85,7 +86,7 @@ func buildGPRGNN(h Hyper) (nn.Model, Training, error) {
 	case h.Alpha < 0 || h.Alpha > 1:
 		return nil, Training{}, fmt.Errorf("alpha (PPR teleport) must be in [0, 1], got %v", h.Alpha)
 	}
-	m := nn.GPRGNN{Hidden: h.Hidden, K: k, Alpha: h.Alpha, Dropout: h.Dropout, DropProp: h.Get("dprate", GPRGNNDropProp)}
+	m := models.GPRGNN{Hidden: h.Hidden, K: k, Alpha: h.Alpha, Dropout: h.Dropout, DropProp: h.Get("dprate", GPRGNNDropProp)}
 	// The official optimizer: weight decay on the two linear layers, none on
 	// the propagation weights γ.
 	opt := train.NewOptimizer(

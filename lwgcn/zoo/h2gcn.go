@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -52,5 +53,5 @@ func buildH2GCN(h Hyper) (nn.Model, Training, error) {
 	if relu != 0 && relu != 1 {
 		return nil, Training{}, fmt.Errorf("extra relu must be 0 or 1, got %v", relu)
 	}
-	return nn.H2GCN{Hidden: h.Hidden, Rounds: h.Layers, Dropout: h.Dropout, EmbedReLU: relu == 1}, Training{}, nil
+	return models.H2GCN{Hidden: h.Hidden, Rounds: h.Layers, Dropout: h.Dropout, EmbedReLU: relu == 1}, Training{}, nil
 }

@@ -3,6 +3,7 @@ package zoo
 import (
 	"fmt"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -63,7 +64,7 @@ func linkxDefaults(d string) Hyper {
 }
 
 func buildLINKX(h Hyper) (nn.Model, Training, error) {
-	m := nn.LINKX{Hidden: h.Hidden, Layers: h.Layers, LayersA: int(h.Get(LINKXLayersA, 1)),
+	m := models.LINKX{Hidden: h.Hidden, Layers: h.Layers, LayersA: int(h.Get(LINKXLayersA, 1)),
 		LayersX: int(h.Get(LINKXLayersX, 1)), Dropout: h.Dropout}
 	if err := m.Validate(); err != nil {
 		return nil, Training{}, err

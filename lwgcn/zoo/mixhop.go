@@ -7,6 +7,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -51,9 +52,9 @@ func init() {
 // hidden 60 with unequal per-power capacities; here the capacities are
 // split equally.
 func mixhopDefaults(d string) Hyper {
-	h := Hyper{Hidden: 64, Layers: 1, Dropout: nn.MixHopLayerDropout, LR: DefaultLR, WeightDecay: 1e-3,
+	h := Hyper{Hidden: 64, Layers: 1, Dropout: models.MixHopLayerDropout, LR: DefaultLR, WeightDecay: 1e-3,
 		Epochs: DefaultEpochs}
-	h = h.With("input_dropout", nn.MixHopInputDropout)
+	h = h.With("input_dropout", models.MixHopInputDropout)
 	switch d {
 	case "texas":
 		h.Hidden = 192 // mean validation accuracy 79.0 (hidden 64: 69.7)
@@ -76,12 +77,12 @@ func buildMixHop(h Hyper) (nn.Model, Training, error) {
 	if h.Layers < 0 {
 		return nil, Training{}, fmt.Errorf("layers must be >= 0 (0 means 1), got %d", h.Layers)
 	}
-	powers := nn.MixHopPowers
+	powers := models.MixHopPowers
 	if h.Hidden < len(powers) {
 		return nil, Training{}, fmt.Errorf("hidden %d is smaller than the %d powers", h.Hidden, len(powers))
 	}
-	m := nn.MixHop{Hidden: h.Hidden, Layers: max(h.Layers, 1), Powers: powers,
-		InputDropout: h.Get("input_dropout", nn.MixHopInputDropout), Dropout: h.Dropout}
+	m := models.MixHop{Hidden: h.Hidden, Layers: max(h.Layers, 1), Powers: powers,
+		InputDropout: h.Get("input_dropout", models.MixHopInputDropout), Dropout: h.Dropout}
 	if h.Get("sgd", 0) == 1 {
 		// The official optimizer, for comparison (not the shared protocol).
 		return m, Training{Epoch: mixhopSGDEpoch(m, h.LR, h.WeightDecay, 2*MixHopPSumL2/float64(len(powers)))}, nil
@@ -115,7 +116,7 @@ const (
 // Adam groups). Selected with Extra "sgd" = 1 and LR 0.5 to compare with the
 // published numbers; the step count lives under the optimizer's state scope
 // so that each run starts from step 0.
-func mixhopSGDEpoch(m nn.MixHop, lr0, wdKernels, wdPSum float64) train.EpochFunc {
+func mixhopSGDEpoch(m models.MixHop, lr0, wdKernels, wdPSum float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, _ *train.Optimizer) train.EpochNodes {
 		store := scope.Store()
 		labels := in.Get(nn.InputLabels)

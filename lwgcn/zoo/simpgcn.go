@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -77,7 +78,7 @@ func simpDefaults(d string) Hyper {
 }
 
 func buildSimPGCN(h Hyper) (nn.Model, Training, error) {
-	m := nn.SimPGCN{Hidden: h.Hidden, Dropout: h.Dropout, Gamma: h.Get(SimPGamma, 0.1), ScoreBias: h.Get(SimPBiasInit, 0),
+	m := models.SimPGCN{Hidden: h.Hidden, Dropout: h.Dropout, Gamma: h.Get(SimPGamma, 0.1), ScoreBias: h.Get(SimPBiasInit, 0),
 		K: int(h.Get(SimPK, 20)), Lambda: h.Lambda}
 	if err := m.Validate(); err != nil {
 		return nil, Training{}, err
@@ -94,7 +95,7 @@ func buildSimPGCN(h Hyper) (nn.Model, Training, error) {
 // times the self-supervised regression on the hidden representation of the
 // same (dropout) pass, then the evaluation pass. wd is the Adam weight
 // decay (applied to the score bias's effective value, see offsetExactEpoch).
-func SimPEpoch(m nn.SimPGCN, wd float64) train.EpochFunc {
+func SimPEpoch(m models.SimPGCN, wd float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		s := scope.ResetVisited()
 		logp, hidden := m.ForwardWithEmbedding(s, in, true)

@@ -6,6 +6,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -34,7 +35,7 @@ func init() {
 			"link loss on sampled positive and negative edges)",
 		Defaults: superGATDefaults,
 		Build: func(h Hyper) (nn.Model, Training, error) {
-			m := nn.SuperGAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: int(h.Get(SuperGATOutHeadsKey, 8)),
+			m := models.SuperGAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: int(h.Get(SuperGATOutHeadsKey, 8)),
 				Dropout: h.Dropout, EdgeSampleRatio: h.Get(SuperGATEdgeRatioKey, 0.8),
 				NegSampleRatio: h.Get(SuperGATNegRatioKey, 0.5)}
 			switch a := h.Get(SuperGATAttentionKey, 0); a {
@@ -71,7 +72,7 @@ func init() {
 // training nodes plus λ_E times the sum of the layers' link losses (sampled
 // in-graph from the run's RNG), one Adam step, then the evaluation pass.
 // Extra reports the link loss.
-func SuperGATEpoch(m nn.SuperGAT, lambda float64) train.EpochFunc {
+func SuperGATEpoch(m models.SuperGAT, lambda float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels := in.Get(nn.InputLabels)
 		logits, link := m.ForwardWithLinkLoss(scope.ResetVisited(), in, true)

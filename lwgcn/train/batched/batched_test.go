@@ -14,7 +14,9 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -231,13 +233,13 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 		sparse bool
 		m      nn.Model
 	}{
-		{"mlp/sparse", true, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.3}},
-		{"mlp/dense", false, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.3}},
-		{"gcn/sparse", true, nn.GCN{Hidden: 8, Dropout: 0.5}},
-		{"gcn/dense", false, nn.GCN{Hidden: 8, Dropout: 0.5}},
-		{"gcn3/sparse", true, nn.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}},
-		{"gcnii/sparse", true, nn.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
-		{"gcnii/dense", false, nn.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
+		{"mlp/sparse", true, models.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.3}},
+		{"mlp/dense", false, models.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.3}},
+		{"gcn/sparse", true, models.GCN{Hidden: 8, Dropout: 0.5}},
+		{"gcn/dense", false, models.GCN{Hidden: 8, Dropout: 0.5}},
+		{"gcn3/sparse", true, models.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}},
+		{"gcnii/sparse", true, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
+		{"gcnii/dense", false, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -256,14 +258,14 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 // The same with every sparse matrix in the bucketed ELL layout, in chunks
 // small enough that the batched products split them further.
 func TestBatchedEqualsAloneTinyELL(t *testing.T) {
-	dense, slots, chunk := nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes
-	nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes = 0, 16, 1024
-	t.Cleanup(func() { nn.DenseMaxElements, nn.ELLChunkSlots, nn.ChunkBytes = dense, slots, chunk })
+	dense, slots, chunk := sparse.DenseMaxElements, sparse.ELLChunkSlots, sparse.ChunkBytes
+	sparse.DenseMaxElements, sparse.ELLChunkSlots, sparse.ChunkBytes = 0, 16, 1024
+	t.Cleanup(func() { sparse.DenseMaxElements, sparse.ELLChunkSlots, sparse.ChunkBytes = dense, slots, chunk })
 	g := tinyGraph(t, 60, 3, true, 6)
-	checkBatchedEqualsAlone(t, g, nn.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
-	checkBatchedEqualsAlone(t, g, nn.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)
+	checkBatchedEqualsAlone(t, g, models.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
+	checkBatchedEqualsAlone(t, g, models.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)
 	// GCNII in the sorted-padded layout (which needs an ELL adjacency).
-	checkBatchedEqualsAlone(t, g, nn.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}, 12, 4, differentRuns)
+	checkBatchedEqualsAlone(t, g, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}, 12, 4, differentRuns)
 }
 
 // The real features and sizes of Texas (sparse bag-of-words features, the
@@ -274,15 +276,15 @@ func TestBatchedEqualsAloneTexas(t *testing.T) {
 	}
 	g := datasets.Standard(dstest.Load(t, "texas"))
 	runs := train.Runs([]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, 15)
-	checkBatchedEqualsAlone(t, g, nn.GCN{Hidden: 64, Dropout: 0.5}, 8, 10, runs)
-	checkBatchedEqualsAlone(t, g, nn.MLP{Hidden: 32, Dropout: 0.5}, 8, 10, runs[:3])
+	checkBatchedEqualsAlone(t, g, models.GCN{Hidden: 64, Dropout: 0.5}, 8, 10, runs)
+	checkBatchedEqualsAlone(t, g, models.MLP{Hidden: 32, Dropout: 0.5}, 8, 10, runs[:3])
 }
 
 // GCNII with two parameter groups (the official Planetoid setting: weight
 // decay 0.01 on the convolutions, 5e-4 on the dense layers).
 func TestBatchedEqualsAloneGroups(t *testing.T) {
 	g := tinyGraph(t, 50, 3, true, 8)
-	m := nn.GCNII{Layers: 3, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}
+	m := models.GCNII{Layers: 3, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}
 	opt := func() *train.Optimizer {
 		return train.NewOptimizer(
 			train.Group{Name: "conv", Adam: train.NewAdam(0.01, 0.01), Match: train.ScopePrefix("/conv")},
@@ -312,7 +314,7 @@ func TestBatchedEqualsAloneGroups(t *testing.T) {
 }
 
 func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
-	_, err := For(nn.GAT{Hidden: 8, Heads: 2})
+	_, err := For(models.GAT{Hidden: 8, Heads: 2})
 	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)` {
 		t.Fatalf("got %v", err)
 	}
@@ -323,7 +325,7 @@ func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
 // dense features, 5 classes, 1.17 M edges) staying within a 24 GiB machine.
 func TestBatchSizeFromMemory(t *testing.T) {
 	g := tinyGraph(t, 60, 3, false, 5) // dense features 60 x 12
-	m := nn.GCN{Hidden: 8, Dropout: 0.5}
+	m := models.GCN{Hidden: 8, Dropout: 0.5}
 	// weights 12·8 + 8·3 + 8 + 3 = 131; masks 60·8 + 3·60·12 = 2640; activations 12·60·(2·8+3) = 13680.
 	want := int64(4 * (4*131 + 2640 + 13680))
 	if got := RunBytes(g, m); got != want {
@@ -365,7 +367,7 @@ func TestBatchSizeFromMemory(t *testing.T) {
 		src[i], dst[i] = int32(i%n), int32((i*7+1)%n)
 	}
 	big := graph.MustNew(graph.Spec{Name: "arxiv-sized", NumNodes: n, Src: src, Dst: dst, Features: feats, Labels: labels, NumClasses: 5})
-	gm := nn.GCN{Hidden: 256, Dropout: 0.5}
+	gm := models.GCN{Hidden: 256, Dropout: 0.5}
 	r := BatchSizeFor(big, gm, 0)
 	if total := int64(r) * RunBytes(big, gm); r < 1 || total > DefaultMemoryBudget {
 		t.Fatalf("arxiv-sized GCN: batch %d of %d bytes each exceeds the %d-byte budget", r, RunBytes(big, gm), int64(DefaultMemoryBudget))

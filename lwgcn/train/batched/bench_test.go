@@ -7,7 +7,7 @@ import (
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -19,7 +19,7 @@ import (
 func BenchmarkSplitEpoch(b *testing.B) {
 	for _, name := range []string{"texas", "chameleon", "squirrel", "cora"} {
 		g := datasets.Standard(dstest.Load(b, name))
-		m := nn.GCN{Hidden: 64, Dropout: 0.5}
+		m := models.GCN{Hidden: 64, Dropout: 0.5}
 		bk, _ := backend.MustShared()
 		for _, r := range []int{1, 3, 10} {
 			b.Run(fmt.Sprintf("%s/batched%d", name, r), func(b *testing.B) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestBatchedDivergenceStopsNamingTheEpoch(t *testing.T) {
 	g := tinyGraph(t, 60, 3, true, 5)
 	b, _ := backend.MustShared()
-	bt, err := New(b, nn.GCN{Hidden: 8}, g, Config{Epochs: 50, LR: 1e6, BatchSize: 2})
+	bt, err := New(b, models.GCN{Hidden: 8}, g, Config{Epochs: 50, LR: 1e6, BatchSize: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,18 +8,20 @@ import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
-// GCNII is nn.GCNII for R runs, layer by layer the same computation (in
+// GCNII is models.GCNII for R runs, layer by layer the same computation (in
 // the sorted-padded node order when the adjacency has it, so that the runs
 // draw the same dropout masks as alone): every aggregation runs once over
 // [N+1, R·H], every layer's weights [R, H, H] in one batched product.
-type GCNII struct{ nn.GCNII }
+type GCNII struct{ models.GCNII }
 
 // Forward implements Model; it returns log-probabilities [N, R, C].
 func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	n, f := x.NumRows(), x.NumCols()
 	c := in.Meta(nn.InputNumClasses)
@@ -38,7 +40,7 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 		}
 		return LogSoftmax(Reshape(out(h), n, b.Runs, c), -1)
 	}
-	// As nn.GCNII: node matrices kept as c ⊙ h in sorted-padded order.
+	// As models.GCNII: node matrices kept as c ⊙ h in sorted-padded order.
 	h := view.ToSortedPadded(h0)
 	folded := view
 	if cs := view.ColScale; cs != nil {
@@ -64,7 +66,7 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 // gcn2Conv is nn.GCN2Conv for R runs: S = (1-α)·Â·h + α·h0 aggregated
 // once over [rows, R·H], then S_r·(θ·W_r + (1-θ)·I) batched over the runs;
 // W is "/conv<layer>/weight" [H, H] per run, held as [R, H, H].
-func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *nn.SpMat, alpha, lambda float64) *Node {
+func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *sparse.SpMat, alpha, lambda float64) *Node {
 	hd := h.Shape().Dimensions[1] / b.Runs
 	theta := math.Log(lambda/float64(layer) + 1)
 	w := b.Param(fmt.Sprintf("/conv%d/weight", layer), nn.Uniform(1/math.Sqrt(float64(hd))), RunsFirst, hd, hd)

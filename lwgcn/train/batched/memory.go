@@ -2,6 +2,7 @@ package batched
 
 import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
@@ -23,7 +24,7 @@ const bytesPerValue = 4
 // dropout masks, and its node activations kept for the backward pass
 // (about 12 [N, width] buffers per layer: projection, aggregation, bias,
 // ReLU, dropout and their gradients; a [K, rows, width] gather block is
-// bounded by nn.ChunkBytes and not counted).
+// bounded by sparse.ChunkBytes and not counted).
 // Models outside this package estimate themselves (MemoryEstimator).
 func RunBytes(g *graph.Graph, m nn.Model) int64 {
 	if e, ok := m.(MemoryEstimator); ok {
@@ -32,11 +33,11 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
 	var hidden, layers int64 = 64, 2
 	switch m := m.(type) {
-	case nn.MLP:
+	case models.MLP:
 		hidden = int64(m.Hidden)
-	case nn.GCN:
+	case models.GCN:
 		hidden, layers = int64(m.Hidden), int64(max(m.Layers, 2))
-	case nn.GCNII:
+	case models.GCNII:
 		hidden, layers = int64(m.Hidden), int64(m.Layers+2)
 	}
 	weights := f*hidden + (layers-2)*hidden*hidden + hidden*c + (layers-1)*hidden + c

@@ -7,7 +7,9 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -72,18 +74,18 @@ func For(m nn.Model) (Model, error) {
 		return bm.Batched()
 	}
 	switch m := m.(type) {
-	case nn.MLP:
+	case models.MLP:
 		return MLP{m}, nil
-	case nn.GCN:
+	case models.GCN:
 		return GCN{m}, nil
-	case nn.GCNII:
+	case models.GCNII:
 		return GCNII{m}, nil
 	}
 	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)", m.Name())
 }
 
-// MLP is nn.MLP for R runs.
-type MLP struct{ nn.MLP }
+// MLP is models.MLP for R runs.
+type MLP struct{ models.MLP }
 
 // Forward implements Model; it returns logits [N, R, C].
 func (m MLP) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
@@ -96,13 +98,13 @@ func (m MLP) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 	return Reshape(y, x.NumRows(), b.Runs, c)
 }
 
-// GCN is nn.GCN for R runs: the first projection is fused over the runs
+// GCN is models.GCN for R runs: the first projection is fused over the runs
 // ([F, R·H]), and every aggregation Â·(hW) runs once over [N, R·width].
-type GCN struct{ nn.GCN }
+type GCN struct{ models.GCN }
 
 // Forward implements Model; it returns logits [N, R, C].
 func (m GCN) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
-	adj := in.Sparse(nn.InputGCNAdj).ForPass(train)
+	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	n, f := x.NumRows(), x.NumCols()
 	layers := max(m.Layers, 2)

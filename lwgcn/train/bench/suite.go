@@ -19,6 +19,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -34,9 +35,9 @@ type Case struct {
 // Suite returns the benchmark cases. Fusion on and off are measured for
 // GCN and the label-wise network; the rest run with the default.
 func Suite() []Case {
-	gcn := nn.GCN{Hidden: 64, Dropout: 0.5}
+	gcn := models.GCN{Hidden: 64, Dropout: 0.5}
 	lw64 := LabelWiseNet{Hidden: 64, Seed: 1}
-	gcnii2 := nn.GCNII{Layers: 2, Hidden: 64, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}
+	gcnii2 := models.GCNII{Layers: 2, Hidden: 64, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}
 	var cs []Case
 	add := func(name string, s Size, m nn.Model, fusion bool) {
 		cs = append(cs, Case{Name: name, Size: s, Model: m, Fusion: fusion})
@@ -47,10 +48,10 @@ func Suite() []Case {
 			add("labelwise-h64", s, lw64, f)
 		}
 		add("gcnii-2", s, gcnii2, backend.DefaultFusion)
-		add("mlp", s, nn.MLP{Hidden: 64, Dropout: 0.5}, backend.DefaultFusion)
+		add("mlp", s, models.MLP{Hidden: 64, Dropout: 0.5}, backend.DefaultFusion)
 	}
 	add("labelwise-h256", Squirrel, LabelWiseNet{Hidden: 256, Seed: 1}, backend.DefaultFusion)
-	add("gcnii-64", Cora, nn.GCNII{Layers: 64, Hidden: 64, Dropout: 0.6, Alpha: 0.1, Lambda: 0.5}, backend.DefaultFusion)
+	add("gcnii-64", Cora, models.GCNII{Layers: 64, Hidden: 64, Dropout: 0.6, Alpha: 0.1, Lambda: 0.5}, backend.DefaultFusion)
 	return cs
 }
 

@@ -1,0 +1,54 @@
+package models
+
+import (
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
+)
+
+// GAT is the two-layer graph attention network of the GAT paper (Cora
+// setting: 8 heads x 8 hidden, ELU, one output head, dropout 0.6 on inputs
+// and attention):
+//
+//	h      = ELU(GATConv(Dropout(X); Heads x Hidden, concat))
+//	logits = GATConv(Dropout(h); OutHeads x C, mean)
+//
+// Shapes: X N x F, h [N, Heads·Hidden], logits [N, C]; edges with self loops
+// from "adj/gat".
+type GAT struct {
+	Hidden, Heads, OutHeads int
+	// Dropout on the inputs of both layers; AttentionDropout on the
+	// attention coefficients.
+	Dropout, AttentionDropout float64
+}
+
+// DefaultGAT is the GAT paper's Cora configuration.
+func DefaultGAT() GAT {
+	return GAT{Hidden: 8, Heads: 8, OutHeads: 1, Dropout: 0.6, AttentionDropout: 0.6}
+}
+
+// Name implements Model.
+func (m GAT) Name() string { return "gat" }
+
+// Prepare implements Model: features, labels and the self-looped edges.
+func (m GAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
+	if err := nn.AddGraphBasics(in, g); err != nil {
+		return err
+	}
+	return nn.AddGATEdges(in, g)
+}
+
+// Forward implements Model; it returns logits.
+func (m GAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	edges := sparse.FromNodes(in, nn.InputGATEdges)
+	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)
+	h := nn.GATConv(scope.In("conv1"), x, edges, nn.GATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true,
+		NegativeSlope: 0.2, AttentionDropout: m.AttentionDropout}, train)
+	h = nn.Dropout(scope, nn.ELU(h), m.Dropout, train)
+	outHeads := max(m.OutHeads, 1)
+	return nn.GATConv(scope.In("conv2"), nn.DenseFeatures(h), edges, nn.GATConfig{Heads: outHeads, Out: numClasses(in),
+		Concat: false, NegativeSlope: 0.2, AttentionDropout: m.AttentionDropout}, train)
+}

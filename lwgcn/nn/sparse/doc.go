@@ -1,0 +1,31 @@
+// Package sparse is lwgcn's sparse engine, written with GoMLX: sparse
+// matrices on the host (SparseMatrix, the binary adjacency builders), their
+// tensors among a model's inputs (Set, SetAuto, SetSorted) and, inside a
+// graph, the products with them (SpMat from FromNodes: Mul, MulRuns,
+// MulWeighted, the sorted-padded view; AutoSpMat) and the in-edge softmax
+// of attention layers. It knows nothing of layers or models: it writes to
+// and reads from any HostInputs / GraphInputs (nn.Inputs and nn.Nodes).
+//
+// # Products
+//
+// Every sparse product (sparse features times a weight matrix, normalised
+// adjacency times node features) is a SparseMatrix (host) / SpMat (graph).
+// Small matrices (DenseMaxElements) are multiplied densely with one Dot.
+// Larger ones use a bucketed ELL layout built on the host: rows grouped by
+// their number of entries, each bucket a [K, rows] table of column indices
+// stored in chunks of ELLChunkSlots slots (and whole, for narrow products);
+// the product gathers the rows of the dense operand into one [K, rows, H]
+// block per chunk (small enough to stay in cache), scales them by the
+// entries' values when there are any (pre-arranged per slot on the host),
+// and sums over K — a SIMD reduction of the Go backend — then puts the rows
+// back in order. No scatter is used: on GoMLX's Go backend a scatter-sum
+// costs about 1.5x a gather per row, and the sum over the leading axis is
+// vectorised. Row and column scales (GCN normalisation) are applied to the
+// N x H matrices, never per entry. The gradient (Aᵀ·v) is the same
+// computation on the ELL layout of Aᵀ, attached through GoMLX's alternate
+// gradient of fused ops, so that the forward pass costs exactly the
+// product. Deep models multiplying one matrix many times (GCNII) keep their
+// node matrices in the matrix's bucket order with a zero row appended
+// (SetSorted, SpMat.SortedPadded), which saves two passes per
+// product.
+package sparse

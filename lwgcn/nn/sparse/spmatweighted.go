@@ -1,0 +1,81 @@
+package sparse
+
+import (
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+)
+
+// MulWeighted returns A_w·x: the product with the matrix that has m's
+// sparsity pattern and scales but the entry values w ([NNZ], row-sorted
+// order, replacing Vals), with gradients flowing to x and to w. It is the
+// aggregation of attention-like layers (FAConv, BM-GCN) whose per-edge
+// weights are computed in the graph:
+//
+//	out_v = RowScale_v · Σ_{entries (v, u)} w_e · ColScale_u · x_u
+//
+// Large matrices use the gather-only ELL layout: the forward pass and the
+// gradient for x (Aᵀ_w·v, on the ELL layout of Aᵀ) gather rows and never
+// scatter them; the gradient for w (w_e ← v_dst(e)·x_src(e)) comes from
+// differentiating the forward product, which scatters only one scalar per
+// entry. Small matrices (DenseMaxElements) scatter w into a dense matrix and
+// use one Dot. Evaluation passes (NoGrad) skip the gradient scaffolding.
+// Shapes: x [NumCols, H], w [NNZ]; result [NumRows, H].
+func (m *SpMat) MulWeighted(x, w *Node) *Node {
+	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
+		panicf("nn: sparse %d x %d matrix times %s", m.NumRows, m.NumCols, x.Shape())
+	}
+	if w.Rank() != 1 || w.Shape().Dimensions[0] != m.NNZ {
+		panicf("nn: entry weights %s for a sparse matrix with %d entries (want [%d])", w.Shape(), m.NNZ, m.NNZ)
+	}
+	dt := x.DType()
+	w = ConvertDType(w, dt)
+	if m.ColScale != nil {
+		x = Mul(x, ConvertDType(m.ColScale, dt))
+	}
+	var y *Node
+	switch {
+	case m.dense != nil:
+		b := Scatter(m.coo, w, shapes.Make(dt, m.NumRows, m.NumCols), false, false)
+		y = Dot(b, x).Product()
+	case m.noGrad:
+		y = ellMul(StopGradient(x), m.byRow, StopGradient(w))
+	default:
+		// Value and gradient for w: the forward product with x held
+		// constant. Gradient for x: a zero-valued term carrying Aᵀ_w·v.
+		y = ellMul(StopGradient(x), m.byRow, w)
+		sw := StopGradient(w)
+		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node { return ellMul(v, m.byCol, sw) }))
+	}
+	if m.RowScale != nil {
+		y = Mul(y, ConvertDType(m.RowScale, dt))
+	}
+	return y
+}
+
+// linearGradCarrier returns a zero [outRows, H] term whose gradient with
+// respect to x ([inRows, H]) is bwd(v) for an incoming gradient v: the
+// gradient half of withCustomLinearGradient, for products whose value is
+// computed separately.
+func linearGradCarrier(x *Node, outRows int, bwd func(*Node) *Node) *Node {
+	g := x.Graph()
+	inRows, h := x.Shape().Dimensions[0], x.Shape().Dimensions[1]
+	rows := max(inRows, outRows)
+	xp := x
+	if rows > inRows {
+		xp = Concatenate([]*Node{x, Zeros(g, shapes.Make(x.DType(), rows-inRows, h))}, 0)
+	}
+	z := IdentityWithCustomGradient(xp, func(_, v *Node) *Node {
+		if rows > outRows {
+			v = Slice(v, AxisRange(0, outRows))
+		}
+		gx := bwd(v)
+		if rows > inRows {
+			gx = Concatenate([]*Node{gx, Zeros(g, shapes.Make(gx.DType(), rows-inRows, h))}, 0)
+		}
+		return gx
+	})
+	if rows > outRows {
+		z = Slice(z, AxisRange(0, outRows))
+	}
+	return Sub(z, StopGradient(z))
+}

@@ -1,0 +1,54 @@
+package sparse_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
+)
+
+func TestSpMatMulWeighted(t *testing.T) { nntest.BothLayouts(t, testSpMatMulWeighted) }
+
+// testSpMatMulWeighted: A_w·x equals the dense product with the entries'
+// values replaced by w (scales kept), and the gradients with respect to x and
+// w match finite differences (w and x are trainable variables here).
+func testSpMatMulWeighted(t *testing.T) {
+	// 4 x 5 matrix with a duplicate entry (1, 2) twice, an empty row 3, and
+	// row/column scales.
+	rows, cols := []int32{0, 0, 1, 1, 1, 2}, []int32{1, 4, 2, 2, 0, 3}
+	m, err := sparse.NewSparseMatrix(4, 5, rows, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.RowScale = []float32{1, 0.5, 2, 1}
+	m.ColScale = []float32{1, 2, 1, 0.25, 3}
+	in := nn.NewInputs()
+	in.DType = dtypes.Float64
+	sparse.Set(in, "a", m)
+	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
+		g := n.Graph()
+		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, 3)
+		w := nn.Param(scope, g, "w", dtypes.Float64, nn.Uniform(1), nil, 6)
+		return sparse.FromNodes(n, "a").MulWeighted(x, w)
+	})
+	got, _ := h.Forward()
+	x, w := nntest.Matrix(h.VarValues("/x"), 5, 3), h.VarValues("/w")
+	want := make([][]float64, 4)
+	for i := range want {
+		want[i] = make([]float64, 3)
+	}
+	for e := range m.Rows { // entries are in row-sorted order, as w
+		r, c := m.Rows[e], m.Cols[e]
+		for j := range 3 {
+			want[r][j] += float64(m.RowScale[r]) * w[e] * float64(m.ColScale[c]) * x[c][j]
+		}
+	}
+	nntest.AssertClose(t, "A_w x", got, nntest.Flat(want), 1e-12)
+	h.CheckGradients(rand.New(rand.NewPCG(1, 9)), 1e-6)
+}
