@@ -159,6 +159,9 @@ func (o SweepOptions) monteCarlo(total int) *sweepMC {
 // keeping what f picks from each point.
 func byDegree[P, T any](pts []P, n int, f func(P) T) [][]T {
 	var out [][]T
+	if n <= 0 {
+		return nil
+	}
 	for start := 0; start < len(pts); start += n {
 		row := make([]T, n)
 		for k := range row {
