@@ -30,8 +30,16 @@ all: build
 # every notebook headless into report/index.html (kernel/kernel.mk).
 report: notebooks
 
+# Builds use -buildvcs=false, so the CLI's commit (buildinfo, recorded with
+# every result) is stamped at link time; without git it falls back as
+# buildinfo says.
+BUILDINFO := github.com/lwgcn/toolkit/lwgcn/buildinfo
+GIT_COMMIT = $(shell git rev-parse HEAD 2>/dev/null)
+GIT_DIRTY = $(shell git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo true || echo false)
+STAMP = $(if $(GIT_COMMIT),-ldflags "-X $(BUILDINFO).commitStamp=$(GIT_COMMIT) -X $(BUILDINFO).dirtyStamp=$(GIT_DIRTY)")
+
 build:
-	$(GO) build -o $(BIN)/lwgcn ./cmd/lwgcn
+	$(GO) build $(STAMP) -o $(BIN)/lwgcn ./cmd/lwgcn
 
 # The README's test command: vet, go.mod tidiness, unit tests, a short run of every
 # fuzz target, the Jupyter side (kernel install, notebook runner, kernel protocol),

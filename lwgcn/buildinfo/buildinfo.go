@@ -65,33 +65,68 @@ func (i Info) String() string {
 	return fmt.Sprintf("commit %s, %s, SIMD %s, %s, %d CPUs", c, i.GoVersion, simd, i.Machine, i.NumCPU)
 }
 
-// commit reads the VCS stamp, or asks git in the source tree (builds use
-// -buildvcs=false, and `go test`/`go run` do not stamp).
+// Link-time stamps of the commit and of uncommitted changes ("true" or
+// "false"), set by the Makefile's build (builds use -buildvcs=false, so a
+// binary run outside the repository could not tell its commit otherwise):
+//
+//	go build -ldflags "-X github.com/lwgcn/toolkit/lwgcn/buildinfo.commitStamp=$(git rev-parse HEAD)
+//	  -X github.com/lwgcn/toolkit/lwgcn/buildinfo.dirtyStamp=false" ./cmd/lwgcn
+var commitStamp, dirtyStamp string
+
+// commit returns the commit and whether the tree had uncommitted changes:
+// the link-time stamp, else Go's VCS stamp, else git asked in the source
+// tree (`go test`/`go run` stamp nothing), else "unknown".
 func commit() (string, bool) {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		rev, dirty := "", false
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
-		if rev != "" {
+	return resolveCommit(commitStamp, dirtyStamp, vcsCommit, gitCommit)
+}
+
+// commitSource is one way of finding the commit; ok false when it has none.
+type commitSource func() (rev string, dirty, ok bool)
+
+// resolveCommit applies commit's order of preference.
+func resolveCommit(stamp, stampDirty string, sources ...commitSource) (string, bool) {
+	if stamp = strings.TrimSpace(stamp); stamp != "" {
+		return stamp, strings.TrimSpace(stampDirty) == "true"
+	}
+	for _, src := range sources {
+		if rev, dirty, ok := src(); ok {
 			return rev, dirty
 		}
 	}
+	return "unknown", false
+}
+
+// vcsCommit reads the VCS settings Go stamps into the binary (absent with
+// -buildvcs=false).
+func vcsCommit() (string, bool, bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", false, false
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	return rev, dirty, rev != ""
+}
+
+// gitCommit asks git in the repository containing the current directory.
+func gitCommit() (string, bool, bool) {
 	dir := SourceDir()
 	if dir == "" {
-		return "unknown", false
+		return "", false, false
 	}
 	out, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
 	if err != nil {
-		return "unknown", false
+		return "", false, false
 	}
 	status, _ := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output()
-	return strings.TrimSpace(string(out)), len(strings.TrimSpace(string(status))) > 0
+	return strings.TrimSpace(string(out)), len(strings.TrimSpace(string(status))) > 0, true
 }
 
 // SourceDir returns the repository root when the current directory is inside

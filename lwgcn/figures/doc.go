@@ -30,7 +30,9 @@
 //
 // Conventions: "ratio" is the one-dimensional Fisher ratio of package theory,
 // Delta^2/((Var_i+Var_j)/2) (pooled), unless a name says RatioI, the paper's
-// Delta^2/Var_i. Monte Carlo markers carry error bars of ErrorBarSE standard
-// errors. Builders never panic on the data they are given: invalid options
+// Delta^2/Var_i. The numbers come from package theory (the sweeps call
+// theory.GCNCurve and theory.LabelWiseCurve, closed form and Monte Carlo);
+// this package only arranges and draws them. Monte Carlo markers carry error
+// bars of ErrorBarSE standard errors. Builders never panic on the data they are given: invalid options
 // give an error, undefined points (NaN, +Inf) are left out of the figures.
 package figures

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -201,46 +200,53 @@ func (r *Row) Wrap(n int) *Row {
 	return r
 }
 
-var svgSize = regexp.MustCompile(`^<svg[^>]*?\swidth="([0-9.]+)"[^>]*?\sheight="([0-9.]+)"`)
+// rowGap is the space between figures of a Row, rowTitleH the title band.
+const rowGap, rowTitleH = 12.0, 30.0
 
-// SVG renders the row: the figures' own <svg> elements nested at their
-// offsets (their ids are already unique per figure).
-func (r *Row) SVG() string {
-	const gap, titleH = 12.0, 30.0
-	type part struct {
-		svg, x, y string
-		w, h      float64
-	}
-	var parts []part
+// rowPlace is where layout puts one figure of a Row.
+type rowPlace struct {
+	fig  plot.Figure
+	x, y float64
+}
+
+// layout places the figures from their Dimensions and returns the row's
+// width and height.
+func (r *Row) layout() (places []rowPlace, width, height float64) {
 	top := 0.0
 	if r.title != "" {
-		top = titleH
+		top = rowTitleH
 	}
-	width, y, x, lineH, inLine := 0.0, top, 0.0, 0.0, 0
+	y, x, lineH, inLine := top, 0.0, 0.0, 0
 	for _, f := range r.figs {
 		if f == nil {
 			continue
 		}
-		s := strings.TrimSpace(f.SVG())
-		m := svgSize.FindStringSubmatch(s)
-		if m == nil {
-			continue
-		}
-		w, _ := strconv.ParseFloat(m[1], 64)
-		h, _ := strconv.ParseFloat(m[2], 64)
+		w, h := f.Dimensions()
 		if r.wrap > 0 && inLine == r.wrap {
-			y += lineH + gap
+			y += lineH + rowGap
 			x, lineH, inLine = 0, 0, 0
 		}
 		if inLine > 0 {
-			x += gap
+			x += rowGap
 		}
-		parts = append(parts, part{svg: s, x: strconv.FormatFloat(x, 'g', -1, 64), y: strconv.FormatFloat(y, 'g', -1, 64), w: w, h: h})
+		places = append(places, rowPlace{fig: f, x: x, y: y})
 		x += w
 		width, lineH = max(width, x), max(lineH, h)
 		inLine++
 	}
-	height := y + lineH
+	return places, width, y + lineH
+}
+
+// Dimensions implements plot.Figure.
+func (r *Row) Dimensions() (w, h float64) {
+	_, w, h = r.layout()
+	return w, h
+}
+
+// SVG renders the row: the figures' own <svg> elements nested at their
+// offsets (their ids are already unique per figure).
+func (r *Row) SVG() string {
+	places, width, height := r.layout()
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">`+"\n",
 		width, height, width, height)
@@ -250,9 +256,10 @@ func (r *Row) SVG() string {
 		fmt.Fprintf(&b, "<title>%s</title>\n", t)
 		fmt.Fprintf(&b, `<text x="%g" y="20" font-size="14.5" font-weight="bold" text-anchor="middle" fill="#222222">%s</text>`+"\n", width/2, t)
 	}
-	for _, p := range parts {
-		inner := strings.Replace(p.svg, `<svg xmlns="http://www.w3.org/2000/svg" `, "<svg ", 1)
-		inner = strings.Replace(inner, "<svg ", fmt.Sprintf(`<svg x="%s" y="%s" `, p.x, p.y), 1)
+	for _, p := range places {
+		inner := strings.Replace(strings.TrimSpace(p.fig.SVG()), `<svg xmlns="http://www.w3.org/2000/svg" `, "<svg ", 1)
+		inner = strings.Replace(inner, "<svg ", fmt.Sprintf(`<svg x="%s" y="%s" `,
+			strconv.FormatFloat(p.x, 'g', -1, 64), strconv.FormatFloat(p.y, 'g', -1, 64)), 1)
 		b.WriteString(inner)
 		b.WriteString("\n")
 	}

@@ -1,12 +1,14 @@
 package figures
 
 import (
+	"encoding/xml"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/analysis"
+	"github.com/lwgcn/toolkit/lwgcn/plot"
 )
 
 func TestAUC(t *testing.T) {
@@ -76,5 +78,39 @@ func TestNeighbourSimilarityFigure(t *testing.T) {
 	if !strings.Contains(md, "| g | 0 | 0.9500 | 0.2000 | 4.75 | 0.7500 | 0.1000 | 7.50 | 3, 2 |") ||
 		!strings.Contains(md, "| g | 1 | 0.5000 | – | – | 0.2500 | – | – | 1, 0 |") {
 		t.Errorf("NeighbourContrastTable:\n%s", md)
+	}
+}
+
+// TestRowDimensions: a Row's Dimensions equal its rendered width and height
+// (read back with an XML parser) and follow from its figures' own sizes:
+// 300 + 12 + 200 wide on one line; wrapped after 1, the widest figure and
+// the two heights plus the gap, under the 30-pixel title band.
+func TestRowDimensions(t *testing.T) {
+	a := plot.NewLine("a").Add(plot.Series{Y: []float64{1, 2}}).Size(300, 150)
+	b := plot.NewHeatmap("b", [][]float64{{1, 2}, {3, 4}}).Size(200, 180)
+	for _, c := range []struct {
+		row  *Row
+		w, h float64
+	}{
+		{NewRow("", a, nil, b), 300 + 12 + 200, 180},
+		{NewRow("title", a, b).Wrap(1), 300, 30 + 150 + 12 + 180},
+		{NewRow("empty"), 0, 30},
+	} {
+		w, h := c.row.Dimensions()
+		if w != c.w || h != c.h {
+			t.Errorf("row %q: Dimensions %v x %v, want %v x %v", c.row.title, w, h, c.w, c.h)
+		}
+		var root struct {
+			XMLName xml.Name
+			Width   float64 `xml:"width,attr"`
+			Height  float64 `xml:"height,attr"`
+		}
+		if err := xml.Unmarshal([]byte(c.row.SVG()), &root); err != nil {
+			t.Fatalf("row %q: %v", c.row.title, err)
+		}
+		if root.XMLName.Local != "svg" || root.Width != w || root.Height != h {
+			t.Errorf("row %q: rendered <%s width=%v height=%v>, Dimensions %v x %v", c.row.title, root.XMLName.Local,
+				root.Width, root.Height, w, h)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -124,17 +125,51 @@ func GridWith(grid []float64, extra ...float64) []float64 {
 	return out[:k]
 }
 
-// progressCounter forwards point counts to an optional Progress.
-type progressCounter struct {
-	p           Progress
+// mcStream is the second PCG word of the Monte Carlo generator, so that a
+// seed gives the same stream in every sweep.
+const mcStream = 0x5eed1a2b3c4d5e6f
+
+// sweepMC is the Monte Carlo part of a sweep: theory's curve options with one
+// generator for all the sweep's curves (seeded by SweepOptions.Seed, drawn in
+// order: settings, then degrees, then h) and progress counted over them all.
+type sweepMC struct {
+	opts        theory.MonteCarloOptions
+	name        string // the setting whose curve is being drawn
 	done, total int
 }
 
-func (c *progressCounter) step(msg string) {
-	c.done++
-	if c.p != nil {
-		c.p.Update(c.done, c.total, msg)
+// monteCarlo returns the sweep's Monte Carlo options for total points, or
+// nil without a Monte Carlo grid.
+func (o SweepOptions) monteCarlo(total int) *sweepMC {
+	if len(o.MC) == 0 {
+		return nil
 	}
+	m := &sweepMC{total: total}
+	m.opts = theory.MonteCarloOptions{Samples: o.Samples, Rand: rand.New(rand.NewPCG(o.Seed, mcStream))}
+	if o.Progress != nil {
+		m.opts.Progress = func(d int, h float64) {
+			m.done++
+			o.Progress.Update(m.done, m.total, fmt.Sprintf("%s, d = %d, h = %s", m.name, d, fmtH(h)))
+		}
+	}
+	return m
+}
+
+// byDegree splits a degree-major curve of n points per degree into rows,
+// keeping what f picks from each point.
+func byDegree[P, T any](pts []P, n int, f func(P) T) [][]T {
+	var out [][]T
+	if n <= 0 {
+		return nil
+	}
+	for start := 0; start < len(pts); start += n {
+		row := make([]T, n)
+		for k := range row {
+			row[k] = f(pts[start+k])
+		}
+		out = append(out, row)
+	}
+	return out
 }
 
 // fmtH prints a homophily value compactly ("0.333", "0.2").

@@ -3,15 +3,10 @@ package figures
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/lwgcn/toolkit/lwgcn/plot"
 	"github.com/lwgcn/toolkit/lwgcn/theory"
 )
-
-// mcStream is the second PCG word of the Monte Carlo generators, so that a
-// seed gives the same stream in every sweep.
-const mcStream = 0x5eed1a2b3c4d5e6f
 
 // GCNSweep holds Theorem 1 (GCN mean aggregation) for several settings over
 // the homophily ratio h and the degree d.
@@ -56,37 +51,26 @@ func SweepGCN(settings []Setting, i, j int, opts SweepOptions) (*GCNSweep, error
 		}
 	}
 	s.H = GridWith(opts.lines(), extra...)
+	mc := opts.monteCarlo(len(settings) * len(s.Degrees) * len(opts.MC))
 	s.Lines = make([][][]theory.GCNStats, len(settings))
-	for si, st := range settings {
-		s.Lines[si] = make([][]theory.GCNStats, len(s.Degrees))
-		for di, d := range s.Degrees {
-			for _, h := range s.H {
-				g, err := st.Params.WithDegree(d).WithH(h).GCN(i, j)
-				if err != nil {
-					return nil, fmt.Errorf("figures: setting %q d=%d h=%v: %w", st.Name, d, h, err)
-				}
-				s.Lines[si][di] = append(s.Lines[si][di], g)
-			}
-		}
+	if mc != nil {
+		s.MC = make([][][]theory.GCNEstimates, len(settings))
 	}
-	if len(opts.MC) == 0 {
-		return s, nil
-	}
-	rng := rand.New(rand.NewPCG(opts.Seed, mcStream))
-	pc := &progressCounter{p: opts.Progress, total: len(settings) * len(s.Degrees) * len(opts.MC)}
-	s.MC = make([][][]theory.GCNEstimates, len(settings))
 	for si, st := range settings {
-		s.MC[si] = make([][]theory.GCNEstimates, len(s.Degrees))
-		for di, d := range s.Degrees {
-			for _, h := range opts.MC {
-				mc, err := st.Params.WithDegree(d).WithH(h).MonteCarlo(i, j, opts.Samples, rng)
-				if err != nil {
-					return nil, fmt.Errorf("figures: Monte Carlo, setting %q d=%d h=%v: %w", st.Name, d, h, err)
-				}
-				s.MC[si][di] = append(s.MC[si][di], mc.GCN)
-				pc.step(fmt.Sprintf("%s, d = %d, h = %s", st.Name, d, fmtH(h)))
-			}
+		lines, err := theory.GCNCurve(st.Params, i, j, s.Degrees, s.H, nil)
+		if err != nil {
+			return nil, fmt.Errorf("figures: setting %q: %w", st.Name, err)
 		}
+		s.Lines[si] = byDegree(lines, len(s.H), func(p theory.GCNPoint) theory.GCNStats { return p.GCNStats })
+		if mc == nil {
+			continue
+		}
+		mc.name = st.Name
+		pts, err := theory.GCNCurve(st.Params, i, j, s.Degrees, opts.MC, &mc.opts)
+		if err != nil {
+			return nil, fmt.Errorf("figures: Monte Carlo, setting %q: %w", st.Name, err)
+		}
+		s.MC[si] = byDegree(pts, len(opts.MC), func(p theory.GCNPoint) theory.GCNEstimates { return *p.MC })
 	}
 	return s, nil
 }

@@ -3,7 +3,6 @@ package figures
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/plot"
@@ -48,46 +47,27 @@ func SweepLabelWise(setting Setting, i, j int, opts SweepOptions) (*LabelWiseSwe
 		extra = append(extra, gl.HStar)
 	}
 	s.H = GridWith(opts.lines(), extra...)
-	s.Lines = make([][]theory.LabelWiseSummary, len(s.Degrees))
-	s.GCN = make([][]theory.GCNStats, len(s.Degrees))
-	for di, d := range s.Degrees {
-		for _, h := range s.H {
-			q := p.WithDegree(d).WithH(h)
-			lw, err := q.LabelWise(i, j)
-			if err != nil {
-				return nil, fmt.Errorf("figures: setting %q d=%d h=%v: %w", setting.Name, d, h, err)
-			}
-			g, err := q.GCN(i, j)
-			if err != nil {
-				return nil, fmt.Errorf("figures: setting %q d=%d h=%v: %w", setting.Name, d, h, err)
-			}
-			s.Lines[di] = append(s.Lines[di], lw)
-			s.GCN[di] = append(s.GCN[di], g)
-		}
+	lw, err := theory.LabelWiseCurve(p, i, j, s.Degrees, s.H, nil)
+	if err != nil {
+		return nil, fmt.Errorf("figures: setting %q: %w", setting.Name, err)
 	}
-	if len(opts.MC) == 0 {
+	g, err := theory.GCNCurve(p, i, j, s.Degrees, s.H, nil)
+	if err != nil {
+		return nil, fmt.Errorf("figures: setting %q: %w", setting.Name, err)
+	}
+	s.Lines = byDegree(lw, len(s.H), func(p theory.LabelWisePoint) theory.LabelWiseSummary { return p.LabelWiseSummary })
+	s.GCN = byDegree(g, len(s.H), func(p theory.GCNPoint) theory.GCNStats { return p.GCNStats })
+	mc := opts.monteCarlo(len(s.Degrees) * len(opts.MC))
+	if mc == nil {
 		return s, nil
 	}
-	rng := rand.New(rand.NewPCG(opts.Seed, mcStream))
-	pc := &progressCounter{p: opts.Progress, total: len(s.Degrees) * len(opts.MC)}
-	s.MC = make([][]theory.MonteCarlo, len(s.Degrees))
-	s.MCBest = make([][]int, len(s.Degrees))
-	for di, d := range s.Degrees {
-		for _, h := range opts.MC {
-			q := p.WithDegree(d).WithH(h)
-			mc, err := q.MonteCarlo(i, j, opts.Samples, rng)
-			if err != nil {
-				return nil, fmt.Errorf("figures: Monte Carlo, setting %q d=%d h=%v: %w", setting.Name, d, h, err)
-			}
-			lw, err := q.LabelWise(i, j)
-			if err != nil {
-				return nil, err
-			}
-			s.MC[di] = append(s.MC[di], mc)
-			s.MCBest[di] = append(s.MCBest[di], lw.BestPooled)
-			pc.step(fmt.Sprintf("%s, d = %d, h = %s", setting.Name, d, fmtH(h)))
-		}
+	mc.name = setting.Name
+	pts, err := theory.LabelWiseCurve(p, i, j, s.Degrees, opts.MC, &mc.opts)
+	if err != nil {
+		return nil, fmt.Errorf("figures: Monte Carlo, setting %q: %w", setting.Name, err)
 	}
+	s.MC = byDegree(pts, len(opts.MC), func(p theory.LabelWisePoint) theory.MonteCarlo { return *p.MC })
+	s.MCBest = byDegree(pts, len(opts.MC), func(p theory.LabelWisePoint) int { return p.BestPooled })
 	return s, nil
 }
 

@@ -3,6 +3,8 @@ package nn
 import (
 	"fmt"
 
+	"github.com/gomlx/compute/dtypes"
+
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
@@ -45,17 +47,20 @@ func (c GloGNNConfig) Validate() error {
 //
 //	G = Hᵀ H,  M = c1⁻² I + c G                   [d, d]
 //	R = (c1 c H - c1 c² H M⁻¹G) Dw = (c/c1) H M⁻¹ Dw   [N, d]  (M⁻¹ by SolveSPD)
-//	T = Dw Hᵀ R                                   [d, d]
+//	T = Dw Hᵀ R = (1/c1) Dw (I - c1⁻² M⁻¹) Dw       [d, d]
 //	H' = c1 (H - γ H⁰) T + β Σ_k θ_k Â^k R + γ H⁰
 //
-// (the official code evaluates R in the first, algebraically equal form).
+// (the official code evaluates R and T in the first, algebraically equal
+// forms). G, M⁻¹, R and T are computed in float64 whatever the model's
+// dtype, as the official code (float64 throughout) does: G is
+// ill-conditioned once the logits drift (see the body).
 //
 // Shapes: h, h0 [N, d]; adj Â N x N (GloGNN uses the row-normalised A + I,
 // "glognn/adj"); result [N, d]. Variables "diag_weight" w [d] (starts at
 // 1/d) and "orders_weight" θ [K] (starts at 1/K), both OffsetParams;
 // the official model shares them between its layers — pass the same scope
-// to every layer. Cost per layer: 2 products N x d x d, K sparse products
-// with d columns and a d x d solve.
+// to every layer. Cost per layer: 3 products N x d x d (G, R, H T), K
+// sparse products with d columns and a d x d solve.
 func GloGNNConv(scope *model.Scope, h, h0 *Node, adj *sparse.SpMat, cfg GloGNNConfig) *Node {
 	g := h.Graph()
 	dt := h.DType()
@@ -64,17 +69,27 @@ func GloGNNConv(scope *model.Scope, h, h0 *Node, adj *sparse.SpMat, cfg GloGNNCo
 	theta := OffsetParam(scope, g, "orders_weight", dt, 1/float64(cfg.Orders), cfg.Orders)
 	c := 1 / (cfg.Alpha + cfg.Beta)
 	c1 := 1 - cfg.Gamma
-	hT := Transpose(h, 0, 1)
-	gram := Dot(hT, h).Product() // [d, d]
-	eye := identity(g, dt, d)
+	// Logits drift along a direction log_softmax ignores (a shift common to
+	// a node's logits; nothing decays it without weight decay), so G = HᵀH
+	// grows ill-conditioned: cond(M) ~ ‖G‖ ~ 1e4-1e5 on Squirrel after 30
+	// epochs. Hence (1) the d x d algebra runs in float64, as the official
+	// code does, and (2) T comes from M⁻¹ alone: T = Dw Hᵀ R would multiply
+	// the solve's error (~ cond(M)·eps) by ‖G‖ again, which in float32 made
+	// the layers' output wrong by orders of magnitude and then NaN. Only R
+	// and T return to the model's dtype.
+	h64 := ConvertDType(h, dtypes.Float64)
+	w64 := ConvertDType(w, dtypes.Float64)
+	gram := Dot(Transpose(h64, 0, 1), h64).Product() // [d, d]
+	eye := identity(g, dtypes.Float64, d)
 	m := Add(MulScalar(eye, 1/(c1*c1)), MulScalar(gram, c))
-	// R = (c1 c H - c1 c² H M⁻¹G) Dw = (c/c1) H M⁻¹ Dw, since c G = M - c1⁻² I:
-	// the same value without the official form's difference of two nearly
-	// equal terms (c H vs c² H M⁻¹G once G is large), which in float32
-	// loses every digit and made training diverge.
-	r := MulScalar(Dot(h, SolveSPD(m, eye)).Product(), c/c1)
-	r = Mul(r, ExpandAxes(w, 0))
-	t := Mul(ExpandAxes(w, 1), Dot(hT, r).Product()) // [d, d]
+	minv := SolveSPD(m, eye)
+	// R = (c1 c H - c1 c² H M⁻¹G) Dw = (c/c1) H M⁻¹ Dw, since c G = M - c1⁻² I
+	// (the official form subtracts two nearly equal terms once G is large),
+	// and T = Dw Hᵀ R = (1/c1) Dw (c G M⁻¹) Dw = (1/c1) Dw (I - c1⁻² M⁻¹) Dw.
+	r := Mul(MulScalar(Dot(h64, minv).Product(), c/c1), ExpandAxes(w64, 0))
+	t := Sub(eye, MulScalar(minv, 1/(c1*c1)))
+	t = MulScalar(Mul(Mul(ExpandAxes(w64, 1), t), ExpandAxes(w64, 0)), 1/c1) // [d, d]
+	r, t = ConvertDType(r, dt), ConvertDType(t, dt)
 	var sum *Node
 	p := r
 	for k := range cfg.Orders {

@@ -71,9 +71,17 @@ func (b *Bars) value(s *Series, g int) (v, e float64) {
 	return v, e
 }
 
+// Dimensions implements Figure.
+func (b *Bars) Dimensions() (w, h float64) {
+	iw, ih := b.size()
+	return float64(iw), float64(ih)
+}
+
+func (b *Bars) size() (w, h int) { return sizeOr(b.width, DefaultWidth), sizeOr(b.height, DefaultHeight) }
+
 // SVG renders the figure.
 func (b *Bars) SVG() string {
-	w, h := sizeOr(b.width, DefaultWidth), sizeOr(b.height, DefaultHeight)
+	w, h := b.size()
 	fw, fh := float64(w), float64(h)
 	ng, ns := b.numGroups(), len(b.series)
 	c := newCanvas(w, h, b.title)

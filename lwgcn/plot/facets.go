@@ -35,6 +35,23 @@ func (f *Facets) IndependentY() *Facets { f.independentY = true; return f }
 // WriteSVG writes the figure to w.
 func (f *Facets) WriteSVG(w io.Writer) error { return writeSVG(w, f.SVG()) }
 
+// Dimensions implements Figure.
+func (f *Facets) Dimensions() (w, h float64) {
+	n := 0
+	for _, p := range f.panels {
+		if p != nil {
+			n++
+		}
+	}
+	iw, ih := f.size(n)
+	return float64(iw), float64(ih)
+}
+
+// size is the set size, else DefaultPanelWidth per panel (n panels).
+func (f *Facets) size(n int) (w, h int) {
+	return sizeOr(f.width, DefaultPanelWidth*max(n, 1)+40), sizeOr(f.height, 360)
+}
+
 // SVG renders the figure.
 func (f *Facets) SVG() string {
 	var panels []*LinePlot
@@ -44,8 +61,7 @@ func (f *Facets) SVG() string {
 		}
 	}
 	n := len(panels)
-	w := sizeOr(f.width, DefaultPanelWidth*max(n, 1)+40)
-	h := sizeOr(f.height, 360)
+	w, h := f.size(n)
 	c := newCanvas(w, h, f.title)
 	fw, fh := float64(w), float64(h)
 	drawTitle(c, f.title, fw/2)

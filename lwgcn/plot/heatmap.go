@@ -120,12 +120,24 @@ func label(labels []string, i int) string {
 	return ""
 }
 
-// SVG renders the figure.
-func (h *Heatmap) SVG() string {
+// Dimensions implements Figure.
+func (h *Heatmap) Dimensions() (w, ht float64) {
+	iw, ih := h.size()
+	return float64(iw), float64(ih)
+}
+
+// size is the set size, else one that grows with the number of cells.
+func (h *Heatmap) size() (w, ht int) {
 	nr, nc := h.dims()
 	defW := min(640, max(320, 60*nc+260))
 	defH := min(560, max(240, 60*nr+150))
-	w, ht := sizeOr(h.width, defW), sizeOr(h.height, defH)
+	return sizeOr(h.width, defW), sizeOr(h.height, defH)
+}
+
+// SVG renders the figure.
+func (h *Heatmap) SVG() string {
+	nr, nc := h.dims()
+	w, ht := h.size()
 	fw, fh := float64(w), float64(ht)
 	c := newCanvas(w, ht, h.title)
 	drawTitle(c, h.title, fw/2)

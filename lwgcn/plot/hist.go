@@ -114,9 +114,17 @@ func (h *Histogram) binRange() (lo, hi float64) {
 	return padRange(e)
 }
 
+// Dimensions implements Figure.
+func (h *Histogram) Dimensions() (w, ht float64) {
+	iw, ih := h.size()
+	return float64(iw), float64(ih)
+}
+
+func (h *Histogram) size() (w, ht int) { return sizeOr(h.width, DefaultWidth), sizeOr(h.height, DefaultHeight) }
+
 // SVG renders the figure.
 func (h *Histogram) SVG() string {
-	w, ht := sizeOr(h.width, DefaultWidth), sizeOr(h.height, DefaultHeight)
+	w, ht := h.size()
 	lo, hi := h.binRange()
 	dens := make([][]float64, len(h.dists))
 	var ye extent

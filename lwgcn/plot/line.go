@@ -259,9 +259,17 @@ func layoutXY(w, h, top float64, xe, ye extent, xFixed, yFixed, logY bool, xTitl
 	return f
 }
 
+// Dimensions implements Figure.
+func (p *LinePlot) Dimensions() (w, h float64) {
+	iw, ih := p.size()
+	return float64(iw), float64(ih)
+}
+
+func (p *LinePlot) size() (w, h int) { return sizeOr(p.width, DefaultWidth), sizeOr(p.height, DefaultHeight) }
+
 // SVG renders the figure.
 func (p *LinePlot) SVG() string {
-	w, h := sizeOr(p.width, DefaultWidth), sizeOr(p.height, DefaultHeight)
+	w, h := p.size()
 	ss := p.styles()
 	entries := p.legendEntries(ss)
 	pos := p.legend

@@ -16,6 +16,10 @@ type Figure interface {
 	SVG() string
 	// WriteSVG writes SVG() to w.
 	WriteSVG(w io.Writer) error
+	// Dimensions returns the width and height SVG() declares, in pixels
+	// (SVG user units), without rendering: layouts that place figures side
+	// by side need them. (Size is each type's setter.)
+	Dimensions() (w, h float64)
 }
 
 // Default figure sizes in pixels (SVG user units); every figure has Size to

@@ -12,6 +12,13 @@ type MonteCarloOptions struct {
 	// Seed seeds a PCG generator; every point draws from the same stream in
 	// order, so a curve is reproducible.
 	Seed uint64
+	// Rand, when set, is the source instead of a generator seeded by Seed
+	// (Seed is then ignored): several curves drawn in turn from one Rand
+	// continue a single stream, as a figure of several settings does.
+	Rand *rand.Rand
+	// Progress, when set, is called after every Monte Carlo point with the
+	// point's degree and homophily ratio (long sweeps show progress).
+	Progress func(d int, h float64)
 }
 
 // DefaultHomophilyGrid returns 0, 0.05, ..., 1.
@@ -30,10 +37,12 @@ type GCNPoint struct {
 	MC *GCNEstimates
 }
 
-// LabelWisePoint is one point of a label-wise curve.
+// LabelWisePoint is one point of a label-wise curve: the closed form and,
+// when asked, the Monte Carlo estimates (MC.LabelWise for every block a_k,
+// MC.GCN for the GCN mean from the same draws).
 type LabelWisePoint struct {
 	LabelWiseSummary
-	MC []LabelWiseEstimates
+	MC *MonteCarlo
 }
 
 // GCNCurve evaluates Theorem 1 for classes i, j at every degree in degrees
@@ -73,7 +82,7 @@ func LabelWiseCurve(p Params, i, j int, degrees []int, hs []float64, mc *MonteCa
 			if err != nil {
 				return err
 			}
-			pt.MC = est.LabelWise
+			pt.MC = &est
 		}
 		out = append(out, pt)
 		return nil
@@ -90,12 +99,18 @@ func sweep(p Params, i, j int, degrees []int, hs []float64, mc *MonteCarloOption
 		if mc.Samples <= 0 {
 			return fmt.Errorf("theory: MonteCarloOptions.Samples = %d, need > 0", mc.Samples)
 		}
-		rng = rand.New(rand.NewPCG(mc.Seed, 0x9e3779b97f4a7c15))
+		rng = mc.Rand
+		if rng == nil {
+			rng = rand.New(rand.NewPCG(mc.Seed, 0x9e3779b97f4a7c15))
+		}
 	}
 	for _, d := range degrees {
 		for _, h := range hs {
 			if err := f(p.WithDegree(d).WithH(h), rng); err != nil {
 				return fmt.Errorf("theory: curve point d=%d h=%v: %w", d, h, err)
+			}
+			if rng != nil && mc.Progress != nil {
+				mc.Progress(d, h)
 			}
 		}
 	}

@@ -1,8 +1,10 @@
 package theory
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -133,5 +135,51 @@ func TestCurves(t *testing.T) {
 	}
 	if _, err := GCNCurve(p, 0, 1, nil, []float64{2}, nil); err == nil {
 		t.Error("h = 2 accepted")
+	}
+}
+
+// TestCurveOptions: a Rand shared by two curves continues one stream (two
+// single-degree curves equal one two-degree curve), Progress sees every
+// Monte Carlo point in order, and a label-wise curve's Monte Carlo holds the
+// GCN estimates of the same draws (equal to GCNCurve's with the same seed).
+func TestCurveOptions(t *testing.T) {
+	p := premisesExample(t, 5)
+	hs := []float64{0.2, 0.7}
+	both, err := GCNCurve(p, 0, 1, []int{2, 6}, hs, &MonteCarloOptions{Samples: 50, Rand: rand.New(rand.NewPCG(4, 5))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := rand.New(rand.NewPCG(4, 5))
+	var seen []string
+	opts := &MonteCarloOptions{Samples: 50, Seed: 99, Rand: shared, // Seed ignored when Rand is set
+		Progress: func(d int, h float64) { seen = append(seen, fmt.Sprintf("%d/%v", d, h)) }}
+	first, err := GCNCurve(p, 0, 1, []int{2}, hs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := GCNCurve(p, 0, 1, []int{6}, hs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, pt := range append(first, second...) {
+		if *pt.MC != *both[n].MC {
+			t.Errorf("point %d: %+v from the shared stream, %+v in one curve", n, *pt.MC, *both[n].MC)
+		}
+	}
+	if got := strings.Join(seen, " "); got != "2/0.2 2/0.7 6/0.2 6/0.7" {
+		t.Errorf("progress saw %q", got)
+	}
+	gcn, err := GCNCurve(p, 0, 1, nil, hs, &MonteCarloOptions{Samples: 50, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw, err := LabelWiseCurve(p, 0, 1, nil, hs, &MonteCarloOptions{Samples: 50, Seed: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range hs {
+		if lw[n].MC == nil || lw[n].MC.GCN != *gcn[n].MC || len(lw[n].MC.LabelWise) != p.NumClasses() {
+			t.Errorf("h=%v: label-wise Monte Carlo %+v, GCN curve's %+v", hs[n], lw[n].MC, gcn[n].MC)
+		}
 	}
 }

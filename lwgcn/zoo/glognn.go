@@ -34,7 +34,8 @@ func init() {
 		// The layer is GloGNNConv: H' = (1-γ) Z* H Dw + γ H⁰ with Z* in closed form,
 		// evaluated by the Woodbury identity in the C-dimensional class space
 		// (a C x C solve, nn.SolveSPD; never an N x N matrix). The official code
-		// runs in float64 and early-stops on the validation loss; here float32,
+		// runs in float64 and early-stops on the validation loss; here float32
+		// (the layer's C x C algebra in float64, as it is ill-conditioned),
 		// fixed epochs, best validation accuracy.
 		Defaults: glognnDefaults,
 		Build:    buildGloGNN,
