@@ -42,7 +42,7 @@ func (m ASGC) Name() string { return "asgc" }
 // Prepare implements Model: labels and the filtered features.
 func (m ASGC) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if g.Features() == nil {
-		return fmt.Errorf("nn: graph %q has no features", g.Name())
+		return fmt.Errorf("models: graph %q has no features", g.Name())
 	}
 	labels := make([]int32, g.NumNodes())
 	for i, c := range g.Labels() {
@@ -52,7 +52,7 @@ func (m ASGC) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	in.SetMeta(nn.InputNumClasses, g.NumClasses())
 	res, err := nn.ASGCFilter(g.NumNodes(), g.Src(), g.Dst(), g.Features(), m.K, m.Reg, m.Workers)
 	if err != nil {
-		return fmt.Errorf("nn: ASGC on graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: ASGC on graph %q: %w", g.Name(), err)
 	}
 	in.SetFloat(InputASGCFeatures, res.Features, res.NumNodes, res.NumFeatures)
 	return nil
@@ -69,7 +69,7 @@ func (m ASGC) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 func ASGCWeight(scope *model.Scope, g *Graph) *Node {
 	v := scope.At("fc").GetVariable("weight")
 	if v == nil {
-		panicf("nn.ASGCWeight: no variable fc/weight under %q; call Forward first", scope.Scope())
+		panicf("models.ASGCWeight: no variable fc/weight under %q; call Forward first", scope.Scope())
 	}
 	return v.NodeValue(g)
 }

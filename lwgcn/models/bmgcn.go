@@ -53,10 +53,10 @@ const (
 // Prepare implements Model: features, labels and the weighted adjacency.
 func (m BMGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Layers < 1 {
-		return fmt.Errorf("nn: BM-GCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
+		return fmt.Errorf("models: BM-GCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
 	}
 	if m.Enhance <= 0 {
-		return fmt.Errorf("nn: BM-GCN enhance must be positive, got %v", m.Enhance)
+		return fmt.Errorf("models: BM-GCN enhance must be positive, got %v", m.Enhance)
 	}
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err

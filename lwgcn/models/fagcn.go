@@ -37,7 +37,7 @@ func (m FAGCN) Name() string { return "fagcn" }
 // Prepare implements Model: features, labels and FAEdges.
 func (m FAGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Layers < 1 {
-		return fmt.Errorf("nn: FAGCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
+		return fmt.Errorf("models: FAGCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
 	}
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err

@@ -74,7 +74,7 @@ func (m GloGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	u := g.ToUndirected()
 	adj, err := sparse.BinaryAdjacency(g.NumNodes(), u.Dst(), u.Src(), true, sparse.NormRow)
 	if err != nil {
-		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 	}
 	sparse.Set(in, InputGloGNNAdj, adj)
 	return nil

@@ -37,7 +37,7 @@ func (m GPRGNN) Name() string { return "gprgnn" }
 // Prepare implements Model: features, labels and Â.
 func (m GPRGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.K < 0 || m.Hidden < 1 {
-		return fmt.Errorf("nn: GPRGNN needs K >= 0 and hidden >= 1, got K %d, hidden %d", m.K, m.Hidden)
+		return fmt.Errorf("models: GPRGNN needs K >= 0 and hidden >= 1, got K %d, hidden %d", m.K, m.Hidden)
 	}
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err

@@ -38,7 +38,7 @@ func TestGPRGNNModelForward(t *testing.T) {
 	}
 	nntest.AssertClose(t, "GPRGNN forward", got, want, 1e-6)
 	if err := (models.GPRGNN{Hidden: 4, K: -1}).Prepare(g, nn.NewInputs()); err == nil ||
-		err.Error() != "nn: GPRGNN needs K >= 0 and hidden >= 1, got K -1, hidden 4" {
+		err.Error() != "models: GPRGNN needs K >= 0 and hidden >= 1, got K -1, hidden 4" {
 		t.Fatalf("got error %v", err)
 	}
 }

@@ -49,7 +49,7 @@ func (m H2GCN) Name() string { return "h2gcn" }
 // Prepare implements Model: features, labels and the two neighbourhoods.
 func (m H2GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Rounds < 1 {
-		return fmt.Errorf("nn: H2GCN needs hidden >= 1 and rounds >= 1, got hidden %d, rounds %d", m.Hidden, m.Rounds)
+		return fmt.Errorf("models: H2GCN needs hidden >= 1 and rounds >= 1, got hidden %d, rounds %d", m.Hidden, m.Rounds)
 	}
 	if err := nn.AddGraphBasics(in, g); err != nil {
 		return err
@@ -59,7 +59,7 @@ func (m H2GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	}
 	a1, a2, err := nn.H2GCNNeighborhoods(g.NumNodes(), g.Src(), g.Dst())
 	if err != nil {
-		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 	}
 	sparse.SetAuto(in, InputH2GCNHop1, a1)
 	sparse.SetAuto(in, InputH2GCNHop2, a2)

@@ -40,7 +40,7 @@ func TestH2GCNModelForward(t *testing.T) {
 		nntest.AssertClose(t, "H2GCN forward", got, nntest.Flat(want), 1e-6)
 	}
 	if err := (models.H2GCN{Hidden: 0, Rounds: 1}).Prepare(g, nn.NewInputs()); err == nil ||
-		err.Error() != "nn: H2GCN needs hidden >= 1 and rounds >= 1, got hidden 0, rounds 1" {
+		err.Error() != "models: H2GCN needs hidden >= 1 and rounds >= 1, got hidden 0, rounds 1" {
 		t.Fatalf("got error %v", err)
 	}
 }

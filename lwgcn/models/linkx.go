@@ -60,7 +60,7 @@ func (m LINKX) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	}
 	a, err := sparse.BinaryAdjacency(g.NumNodes(), g.Src(), g.Dst(), false, sparse.NormNone)
 	if err != nil {
-		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 	}
 	sparse.Set(in, InputLINKXAdj, a)
 	return nil

@@ -100,7 +100,7 @@ func (m MixHop) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 func PSumOutput(scope *model.Scope, o *Node, numClasses int) *Node {
 	n, width := o.Shape().Dimensions[0], o.Shape().Dimensions[1]
 	if width%numClasses != 0 {
-		panicf("nn.PSumOutput: %d columns are not segments of %d classes", width, numClasses)
+		panicf("models.PSumOutput: %d columns are not segments of %d classes", width, numClasses)
 	}
 	s := width / numClasses
 	q := nn.Param(scope, o.Graph(), "q", o.DType(), nn.ZeroInit, nil, s)

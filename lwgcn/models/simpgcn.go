@@ -85,22 +85,22 @@ func (m SimPGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	n := g.NumNodes()
 	adj, err := sparse.BinaryAdjacency(n, g.Src(), g.Dst(), true, sparse.NormSym)
 	if err != nil {
-		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 	}
 	sparse.Set(in, InputSimPAdj, adj)
 	sim, err := nn.NewFeatureSimilarity(g.Features())
 	if err != nil {
-		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 	}
 	knn, err := sim.KNN(m.K)
 	if err != nil {
-		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+		return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 	}
 	sparse.Set(in, InputSimPKNN, knn)
 	if m.Lambda > 0 {
 		pairs, err := sim.ExtremePairs(SimPPairK, SimPPairSeed)
 		if err != nil {
-			return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
+			return fmt.Errorf("models: graph %q: %w", g.Name(), err)
 		}
 		p := len(pairs.A)
 		in.SetInt32(InputSimPPairA, pairs.A, p, 1)

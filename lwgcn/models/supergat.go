@@ -37,11 +37,11 @@ func (m SuperGAT) Name() string { return "supergat" }
 // Prepare implements Model: features, labels, self-looped edges and keys.
 func (m SuperGAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Heads < 1 || m.OutHeads < 1 {
-		return fmt.Errorf("nn: SuperGAT needs hidden, heads and out heads >= 1, got %d, %d, %d", m.Hidden, m.Heads,
+		return fmt.Errorf("models: SuperGAT needs hidden, heads and out heads >= 1, got %d, %d, %d", m.Hidden, m.Heads,
 			m.OutHeads)
 	}
 	if m.EdgeSampleRatio < 0 || m.EdgeSampleRatio > 1 || m.NegSampleRatio < 0 {
-		return fmt.Errorf("nn: SuperGAT edge sample ratio must be in [0, 1] and negative sample ratio >= 0, got %v and %v",
+		return fmt.Errorf("models: SuperGAT edge sample ratio must be in [0, 1] and negative sample ratio >= 0, got %v and %v",
 			m.EdgeSampleRatio, m.NegSampleRatio)
 	}
 	if err := nn.AddGraphBasics(in, g); err != nil {
