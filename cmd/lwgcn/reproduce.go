@@ -24,9 +24,8 @@ var reproductions = map[string]struct {
 }{
 	"table2": {
 		datasets: []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel", "cora", "citeseer", "chameleon_filtered", "squirrel_filtered"},
-		methods: []string{"lwgcn", "mlp", "gcn", "gat", "gcnii",
-			"mixhop", "supergat", "fagcn", "simpgcn", "h2gcn", "gprgnn", "bmgcn", "asgc", "linkx", "glognn++"},
-		about: "node classification: LW-GCN and the baselines (Table 2 and appendix Tables 5-6)",
+		methods:  experiments.Table2Methods,
+		about:    "node classification: LW-GCN and the baselines (Table 2 and appendix Tables 5-6)",
 	},
 	"table3": {
 		datasets: []string{"cora", "citeseer", "texas", "chameleon", "squirrel"},
@@ -129,7 +128,7 @@ func runReproduce(args []string) error {
 		return usageErrorf("unknown table %q (want table2, table3, refine or depth)", table)
 	}
 	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
-		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns}
+		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns, Command: "reproduce"}
 	if *dsFlag != "" {
 		spec.Datasets = strings.Split(*dsFlag, ",")
 	}

@@ -91,7 +91,7 @@ func runSweep(args []string) error {
 	if err := checkRunFlags(fs, *epochs, *maxRuns); err != nil {
 		return err
 	}
-	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns,
+	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns, Command: "sweep",
 		DatasetOptions: data.options(), Log: func(s string) { fmt.Println(s) },
 		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
 	var err error

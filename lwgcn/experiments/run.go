@@ -51,6 +51,12 @@ type Spec struct {
 	Progress train.Progress
 	// Tag is added to every run's options (e.g. "quick").
 	Tag string
+	// Batch is the batch mode: BatchAuto (0), BatchAlone (1) or the runs
+	// per batch.
+	Batch int
+	// Command names the invocation in the session record (e.g.
+	// "reproduce"); empty: "experiments.Run".
+	Command string
 }
 
 // RunKey is the results key of one run.
@@ -85,8 +91,16 @@ func checkNames(datasetNames, methods []string) error {
 }
 
 // Run executes the spec on backend b, skipping runs already recorded, and
-// returns the results file.
+// returns the results file. The invocation is recorded in the file as one
+// session (results.Session), ended even when a run fails.
 func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (*results.File, error) {
+	return runSession(ctx, b, info, spec, nil)
+}
+
+// runSession is Run for each of variants (spec when empty: variants of one
+// spec differing in Override, e.g. the depths of the depth study), in one
+// session recorded under spec's names.
+func runSession(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, variants []Spec) (*results.File, error) {
 	if spec.Experiment == "" || spec.ResultsPath == "" {
 		return nil, fmt.Errorf("experiments: spec needs an experiment name and a results path")
 	}
@@ -97,6 +111,30 @@ func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (
 	if err != nil {
 		return nil, err
 	}
+	command := spec.Command
+	if command == "" {
+		command = "experiments.Run"
+	}
+	sess := results.NewSession(command, spec.Experiment, spec.Datasets, spec.Methods, info.Name, batchModeName(spec.Batch))
+	if err := file.BeginSession(sess); err != nil {
+		return file, err
+	}
+	if len(variants) == 0 {
+		variants = []Spec{spec}
+	}
+	for _, v := range variants {
+		if err = runSpec(ctx, b, info, v, file); err != nil {
+			break
+		}
+	}
+	if endErr := file.EndSession(err); err == nil {
+		err = endErr
+	}
+	return file, err
+}
+
+// runSpec runs the spec's cells into an open file.
+func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File) error {
 	logf := func(format string, args ...any) {
 		if spec.Log != nil {
 			fmt.Fprintf(spec.Log, format+"\n", args...)
@@ -108,7 +146,7 @@ func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (
 	for _, ds := range spec.Datasets {
 		g, err := LoadGraph(ctx, ds, spec.DatasetOptions...)
 		if err != nil {
-			return file, fmt.Errorf("experiments: %s: %w", ds, err)
+			return fmt.Errorf("experiments: %s: %w", ds, err)
 		}
 		runs := Protocol(ds, len(g.Splits()))
 		if spec.MaxRuns > 0 && len(runs) > spec.MaxRuns {
@@ -116,11 +154,11 @@ func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (
 		}
 		for _, name := range spec.Methods {
 			if err := runMethod(ctx, b, info, spec, file, g, ds, name, runs, logf); err != nil {
-				return file, err
+				return err
 			}
 		}
 	}
-	return file, nil
+	return nil
 }
 
 func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File,

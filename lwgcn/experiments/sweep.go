@@ -54,6 +54,11 @@ type SweepSpec struct {
 	Log            func(string)
 	Progress       train.Progress
 	Tag            string
+	// Batch is the batch mode (as Spec.Batch).
+	Batch int
+	// Command names the invocation in the session record; empty:
+	// "experiments.SweepHomophily".
+	Command string
 }
 
 // SweepPoint names one generated graph of a sweep.
@@ -132,10 +137,29 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 	if err != nil {
 		return nil, err
 	}
+	command := spec.Command
+	if command == "" {
+		command = "experiments.SweepHomophily"
+	}
+	sess := results.NewSession(command, "sweep", []string{spec.Base}, spec.Methods, info.Name, batchModeName(spec.Batch))
+	if err := file.BeginSession(sess); err != nil {
+		return file, err
+	}
+	err = sweepPoints(ctx, b, info, spec, file, logf)
+	if endErr := file.EndSession(err); err == nil {
+		err = endErr
+	}
+	return file, err
+}
+
+// sweepPoints trains the sweep's points into an open file.
+func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
+	logf func(string, ...any)) error {
 	var base *graph.Graph
+	var err error
 	if spec.Base != BaseCSBM {
 		if base, err = LoadGraph(ctx, spec.Base, spec.DatasetOptions...); err != nil {
-			return file, err
+			return err
 		}
 	}
 	index := 0
@@ -146,7 +170,7 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 			index++
 			g, real, err := sweepGraph(ctx, spec, base, p, index)
 			if err != nil {
-				return file, fmt.Errorf("experiments: sweep point %s: %w", p, err)
+				return fmt.Errorf("experiments: sweep point %s: %w", p, err)
 			}
 			logf("sweep %s point %d/%d %s: realised h %.3f, degree %.2f (%d homophilic + %d heterophilic pairs added)",
 				spec.Base, index, total, p, real.H, real.AverageDegree, real.HomophilicAdded, real.HeterophilicAdded)
@@ -156,12 +180,12 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 			}
 			for _, name := range spec.Methods {
 				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, logf); err != nil {
-					return file, err
+					return err
 				}
 			}
 		}
 	}
-	return file, nil
+	return nil
 }
 
 func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
@@ -375,8 +399,14 @@ func sweepSection(dir string) (string, error) {
 	b.WriteString("features are not here; LW-GCN\\G is label-wise aggregation without model selection, as in the paper's\n")
 	b.WriteString("appendix. The paper reports GCN worst near h = 1/C and LW-GCN\\G about 10 points ahead at h = 0.2.\n\n")
 	latest := latestProvenance(runs)
+	sessions, err := openSessions(dir, "sweep")
+	if err != nil {
+		return "", err
+	}
 	for _, base := range sortedKeys(bases) {
 		b.WriteString(SweepMarkdown(runs, base))
+		fmt.Fprintf(&b, "%s %s", DatasetTitle(base), sweepTimeToTable(sessions, runs, base))
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s.\n", latest)
 	return b.String(), nil
