@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gomlx/compute"
 
@@ -163,35 +162,35 @@ func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spe
 
 func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File,
 	g *graph.Graph, ds, name string, runs []train.Run, logf func(string, ...any)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	env := Env{Backend: b, Info: info, Graph: g, Dataset: ds, Progress: spec.Progress, Override: spec.Override}
-	var m Method
-	var config string
-	for i, r := range runs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if m == nil {
-			var err error
-			if m, err = NewMethod(name, env); err != nil {
-				return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
-			}
-			config = m.Config()
-		}
-		key := RunKey(spec.Experiment, ds, name, r, config)
-		if file.Has(key) {
+	m, err := NewMethod(name, env)
+	if err != nil {
+		return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
+	}
+	config := m.Config()
+	var missing []train.Run
+	for _, r := range runs {
+		if file.Has(RunKey(spec.Experiment, ds, name, r, config)) {
 			logf("%s %s %s split %d seed %d: recorded, skipped", spec.Experiment, ds, name, r.Split, r.Seed)
 			continue
 		}
-		start := time.Now()
-		o, err := m.Run(ctx, r.Split, r.Seed)
-		if err != nil {
-			return fmt.Errorf("experiments: %s on %s, split %d, seed %d: %w", name, ds, r.Split, r.Seed, err)
-		}
-		run := results.Run{Key: key, Experiment: spec.Experiment, Dataset: ds, Model: name, Split: r.Split, Seed: r.Seed,
-			Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
+		missing = append(missing, r)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	outs, perBatch, secs, err := cellOutcomes(ctx, spec.Batch, name, m, missing, logf)
+	// Runs trained before an error are kept (a resumed invocation skips them).
+	for i, o := range outs {
+		r := missing[i]
+		run := results.Run{Key: RunKey(spec.Experiment, ds, name, r, config), Experiment: spec.Experiment, Dataset: ds,
+			Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
 			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
 			SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
-			TotalSecs: time.Since(start).Seconds(), Provenance: results.NewProvenance(info.Name)}
+			TotalSecs: secs[i], BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
 		if spec.Tag != "" {
 			run.Options["tag"] = spec.Tag
 		}
@@ -202,9 +201,19 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 		if o.SelectionWeight != nil {
 			w = fmt.Sprintf(", weight f_C %.3f", *o.SelectionWeight)
 		}
-		logf("%s %s %s split %d seed %d [%d/%d]: test %.2f %% (val %.2f %%, epoch %d%s), %.1f ms/epoch, %.1f s",
-			spec.Experiment, ds, name, r.Split, r.Seed, i+1, len(runs), 100*o.TestAcc, 100*o.ValAcc, o.BestEpoch, w,
-			o.MsPerEpoch, run.TotalSecs)
+		how := "alone"
+		if perBatch > 0 {
+			how = fmt.Sprintf("batched %d per computation", perBatch)
+		}
+		logf("%s %s %s split %d seed %d [%d/%d]: test %.2f %% (val %.2f %%, epoch %d%s), %.1f ms/epoch, %.1f s, %s",
+			spec.Experiment, ds, name, r.Split, r.Seed, i+1, len(missing), 100*o.TestAcc, 100*o.ValAcc, o.BestEpoch, w,
+			o.MsPerEpoch, run.TotalSecs, how)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
 	}
 	return nil
 }
