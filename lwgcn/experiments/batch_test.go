@@ -88,3 +88,63 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Errorf("%d records of split 3, want 2", n)
 	}
 }
+
+// A sweep on Algorithm 2 over Texas (degree 5, h 0 and 0.5, 2 splits):
+// GCN's splits train batched at each point; MLP trains at h = 0 only and
+// is recorded at h = 0.5 with a note, each point keeping its own realised
+// homophily. The shared MLP records equal MLP trained at h = 0.5 for real
+// (a sweep of that point alone), which is what makes sharing valid.
+func TestSweepBatchesAndSharesMLP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains models")
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	spec := SweepSpec{Base: "texas", Hs: []float64{0, 0.5}, Degrees: []float64{5}, Methods: []string{"mlp", "gcn"},
+		MaxRuns: 2, Override: Overrides{Epochs: 20}, Seed: 3, Batch: 2, DatasetOptions: dstest.Options(t),
+		ResultsPath: filepath.Join(dir, "sweep.json")}
+	file, err := SweepHomophily(context.Background(), b, info, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := file.Sessions()
+	if len(ss) != 1 || ss[0].RunsAdded != 8 || ss[0].Batch != "2" || ss[0].Experiment != "sweep" {
+		t.Fatalf("sessions %+v: want one that added 8 runs", ss)
+	}
+	shared := map[int]float64{}
+	realised := map[float64]float64{}
+	for _, r := range file.Runs() {
+		h := r.Params["h"]
+		realised[h] = r.Params["realised_h"]
+		switch {
+		case r.Model == "mlp" && h == 0.5:
+			if r.Note == "" || r.TotalSecs != 0 {
+				t.Errorf("MLP at h=0.5 split %d: note %q, %.2f s; want a note and no time of its own", r.Split, r.Note, r.TotalSecs)
+			}
+			shared[r.Split] = r.TestAcc
+		case r.Note != "":
+			t.Errorf("%s at h=%g split %d has a note %q", r.Model, h, r.Split, r.Note)
+		}
+		if r.Note == "" && r.BatchRuns != 2 {
+			t.Errorf("%s at h=%g split %d: batch runs %d, want 2", r.Model, h, r.Split, r.BatchRuns)
+		}
+	}
+	if len(shared) != 2 || realised[0] == realised[0.5] {
+		t.Errorf("shared MLP runs %v, realised h %v", shared, realised)
+	}
+	// MLP trained at h = 0.5 (a sweep of that point alone, unbatched).
+	own := spec
+	own.Hs, own.Methods, own.Batch, own.ResultsPath = []float64{0.5}, []string{"mlp"}, BatchAlone, filepath.Join(dir, "own.json")
+	of, err := SweepHomophily(context.Background(), b, info, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range of.Runs() {
+		if r.Note != "" || math.Abs(r.TestAcc-shared[r.Split]) > 1e-9 {
+			t.Errorf("MLP trained at h=0.5 split %d: test %.4f (note %q), shared record %.4f", r.Split, r.TestAcc, r.Note, shared[r.Split])
+		}
+	}
+}
