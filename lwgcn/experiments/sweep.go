@@ -438,7 +438,8 @@ func sweepSection(dir string) (string, error) {
 	}
 	for _, base := range sortedKeys(bases) {
 		b.WriteString(SweepMarkdown(runs, base))
-		fmt.Fprintf(&b, "%s %s", DatasetTitle(base), sweepTimeToTable(sessions, runs, base))
+		b.WriteString(strings.Replace(sweepTimeToTable(sessions, runs, base), "Time-to-table:",
+			"Time-to-table of the "+DatasetTitle(base)+" sweep:", 1))
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s.\n", latest)
