@@ -12,16 +12,16 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
-// `lwgcn reproduce` end to end (MLP on Texas, 1 run, 2 epochs, batch
+// `lwgcn reproduce` end to end (GCN on Texas, 1 run, 2 epochs, batch
 // auto), twice into one results file: the first invocation's session adds
-// the run it made (trained batched: MLP is batched by default), the
+// the run it made (trained batched: GCN is batched by default), the
 // resumed one adds nothing and records 0; `lwgcn results` prints the
 // table's time-to-table from the first session only.
 func TestReproduceRecordsSessions(t *testing.T) {
 	bin := lwgcnBinary(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "table2.json")
-	args := []string{"reproduce", "table2", "-datasets", "texas", "-methods", "mlp", "-max-runs", "1", "-epochs", "2",
+	args := []string{"reproduce", "table2", "-datasets", "texas", "-methods", "gcn", "-max-runs", "1", "-epochs", "2",
 		"-quiet", "-results", path, "-mirror", dstest.SharedDir(t), "-cache", t.TempDir()}
 	for i := range 2 {
 		ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
