@@ -157,3 +157,51 @@ func TestRunRecordsSessions(t *testing.T) {
 		t.Errorf("table 2 section does not count the one session that added the run:\n%s", doc)
 	}
 }
+
+// The sweep's and the depth study's cells from hand-made runs: a sweep
+// point is complete with its 10 splits (h read back as recorded, 0.3 as
+// 0.30000000000000004 included); a depth cell is (dataset, method, layers).
+func TestTimeToTableSweepAndDepth(t *testing.T) {
+	var sweep []results.Run
+	for s := range 10 {
+		for _, h := range []float64{0.1 + 0.2, 0.5} {
+			r := handRun("sweep", "chameleon", "gcn", s, "W", 2)
+			r.Key = fmt.Sprintf("%s|h=%g", r.Key, h)
+			r.Params = map[string]float64{"h": h, "degree": 10}
+			if h == 0.5 && s == 9 {
+				continue // one split short at h = 0.5
+			}
+			sweep = append(sweep, r)
+		}
+	}
+	sweep = append(sweep, handRun("sweep", "csbm", "gcn", 0, "X", 1)) // another base: not counted
+	sessions := []results.Session{{ID: "W", WallSecs: 40}, {ID: "X", WallSecs: 7}}
+	got := sweepTimeToTable(sessions, sweep, "chameleon")
+	want := fmt.Sprintf("Time-to-table: 40 s of wall time in 1 session; not complete (1 of %d cells have all their protocol runs).\n",
+		len(SweepMethods)*len(SweepDegrees)*len(SweepHs))
+	if got != want {
+		t.Errorf("sweep: %q, want %q", got, want)
+	}
+
+	dir := t.TempDir()
+	var depth []results.Run
+	for s := range 10 {
+		for _, l := range []int{2, 3} {
+			r := handRun("depth", "texas", "gcn", s, "", 1.5)
+			r.Key = fmt.Sprintf("%s|l=%d", r.Key, l)
+			r.Params = map[string]float64{"layers": float64(l)}
+			depth = append(depth, r)
+		}
+	}
+	writeResults(t, filepath.Join(dir, "depth.json"), nil, depth)
+	line, err := depthTimeToTable(dir, depth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("Time-to-table: 20 runs recorded before sessions: 30 s, the sum of their own training times "+
+		"(total_secs; not wall time); not complete (2 of %d cells have all their protocol runs).\n",
+		len(depthDatasets)*len(depthMethods)*len(DepthLayers))
+	if line != want {
+		t.Errorf("depth: %q, want %q", line, want)
+	}
+}
