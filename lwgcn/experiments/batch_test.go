@@ -10,9 +10,10 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 )
 
-// The same cells (GCN and LW-GCN\G on Texas, 3 splits, 30 epochs) reproduced
-// batched and alone give the same records: same keys, accuracies within
-// float32 rounding (Texas's 37 test nodes: equal counts), same best epochs.
+// The same cells (GCN, LW-GCN\G and LW-GCN on Texas, 3 splits, 30 epochs)
+// reproduced batched and alone give the same records: same keys, accuracies
+// within float32 rounding (Texas's 37 test nodes: equal counts), same best
+// epochs, LW-GCN's selection weight within 1e-4.
 // Then a resumed batched invocation with a 4th split trains that split only.
 // This checks the wiring (split, seed and configuration per run, records
 // keyed to the right run, resume); the trainers' equality is tested in
@@ -26,7 +27,7 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	spec := Spec{Experiment: "table2", Datasets: []string{"texas"}, Methods: []string{"gcn", "lwgcn-g"}, MaxRuns: 3,
+	spec := Spec{Experiment: "table2", Datasets: []string{"texas"}, Methods: []string{"gcn", "lwgcn-g", "lwgcn"}, MaxRuns: 3,
 		Override: Overrides{Epochs: 30}, DatasetOptions: dstest.Options(t)}
 	alone, batch := spec, spec
 	alone.ResultsPath, alone.Batch = filepath.Join(dir, "alone.json"), BatchAlone
@@ -40,8 +41,8 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	ra := fa.Runs()
-	if len(ra) != 6 || len(fb.Runs()) != 6 {
-		t.Fatalf("%d runs alone, %d batched, want 6 and 6", len(ra), len(fb.Runs()))
+	if len(ra) != 9 || len(fb.Runs()) != 9 {
+		t.Fatalf("%d runs alone, %d batched, want 9 and 9", len(ra), len(fb.Runs()))
 	}
 	for _, a := range ra {
 		r, ok := fb.Get(a.Key)
@@ -57,6 +58,10 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 			t.Errorf("%s: batched test %.4f val %.4f epoch %d, alone test %.4f val %.4f epoch %d", a.Key,
 				r.TestAcc, r.ValAcc, r.BestEpoch, a.TestAcc, a.ValAcc, a.BestEpoch)
 		}
+		if (a.SelectionWeight == nil) != (r.SelectionWeight == nil) ||
+			(a.SelectionWeight != nil && math.Abs(*a.SelectionWeight-*r.SelectionWeight) > 1e-4) {
+			t.Errorf("%s: selection weight batched %v, alone %v", a.Key, r.SelectionWeight, a.SelectionWeight)
+		}
 	}
 	// The runs differ from split to split (a wiring fault giving every run
 	// the same split would pass the comparison above if both paths shared it).
@@ -70,8 +75,8 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := fb.Sessions()
-	if len(ss) != 2 || ss[1].RunsAdded != 2 || ss[1].Batch != "3" {
-		t.Fatalf("sessions %+v: want the resumed one to add 2 runs (split 3 of both methods)", ss)
+	if len(ss) != 2 || ss[1].RunsAdded != 3 || ss[1].Batch != "3" {
+		t.Fatalf("sessions %+v: want the resumed one to add 3 runs (split 3 of each method)", ss)
 	}
 	for _, r := range fb.Runs() {
 		if r.Session == ss[1].ID && (r.Split != 3 || r.BatchRuns != 1) {
@@ -84,8 +89,8 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 			n++
 		}
 	}
-	if n != 2 {
-		t.Errorf("%d records of split 3, want 2", n)
+	if n != 3 {
+		t.Errorf("%d records of split 3, want 3", n)
 	}
 }
 
