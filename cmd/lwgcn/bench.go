@@ -25,9 +25,18 @@ func runBench(args []string) error {
 	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
 	backends := fs.String("backends", "", `compare backends (GOMLX_BACKEND values, e.g. "go,xla:cpu"): the full LW-GCN epoch on the -lwgcn datasets and their layer cases on each, merged into results/bench-backends.json (run under "taskset -c 0" with GOMAXPROCS=1 for one thread)`)
+	batchedFlag := fs.Bool("batched", false, "time split-epochs with the runs batched in one computation and alone, with the ratio "+
+		"to the authors' code (results/bench-batched.json): the same as `lwgcn bench-batched`, whose flags (-model, -datasets, "+
+		"-procs, -runs, ...) follow -batched, which must come first")
 	data := addDataFlags(fs)
+	if len(args) > 0 && (args[0] == "-batched" || args[0] == "--batched") {
+		return runBenchBatched(args[1:])
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *batchedFlag {
+		return usageErrorf("-batched must come first: lwgcn bench -batched [bench-batched flags]")
 	}
 	if *backends != "" {
 		path := *out

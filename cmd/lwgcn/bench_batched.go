@@ -18,11 +18,13 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/train/batched"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 func init() {
@@ -36,6 +38,26 @@ var benchBatchedGCN = models.GCN{Hidden: 64, Dropout: 0.5}
 var benchBatchedModels = map[string]string{
 	"lwgcn": "full LW-GCN epoch (f_C and f_G forward, backward and update, evaluation and selection step; reference settings)",
 	"gcn":   "GCN epoch (64 hidden, dropout 0.5, Adam lr 0.01, weight decay 5e-4)",
+	"gcnii": "GCNII epoch (the zoo's reference settings for the dataset)",
+	"mlp":   "MLP epoch (the zoo's reference settings for the dataset)",
+}
+
+// benchZooModel builds a -model that is timed with the zoo's reference
+// settings: the model, its graph and its training configuration.
+func benchZooModel(name string, g *graph.Graph, ds string) (nn.Model, *graph.Graph, zoo.Hyper, zoo.Training, error) {
+	e, ok := zoo.Lookup(name)
+	if !ok {
+		return nil, nil, zoo.Hyper{}, zoo.Training{}, fmt.Errorf("bench-batched: no zoo model %q", name)
+	}
+	h := e.Defaults(ds)
+	m, tr, err := e.Build(h)
+	if err != nil {
+		return nil, nil, h, tr, err
+	}
+	if e.Graph != nil {
+		g = e.Graph(g)
+	}
+	return m, g, h, tr, nil
 }
 
 // blockTiming is what one measuring process reports.
@@ -50,7 +72,7 @@ type blockTiming struct {
 func runBenchBatched(args []string) error {
 	fs := newFlagSet("bench-batched", "[flags]")
 	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
-	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings) or "gcn"`)
+	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii" or "mlp"`)
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
 	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
 	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")
@@ -67,7 +89,7 @@ func runBenchBatched(args []string) error {
 	}
 	dsList := strings.Split(*names, ",")
 	if _, ok := benchBatchedModels[*modelName]; !ok {
-		return fmt.Errorf("bench-batched: -model %q: want lwgcn or gcn", *modelName)
+		return fmt.Errorf("bench-batched: -model %q: want one of %s", *modelName, strings.Join(sortedModelNames(), ", "))
 	}
 	if *child != "" {
 		t, err := measureBlock(*child, *modelName, dsList[0], *runs, *minTime, data)
@@ -159,6 +181,15 @@ func runBenchBatched(args []string) error {
 	return writeJSON(path, file)
 }
 
+func sortedModelNames() []string {
+	var out []string
+	for n := range benchBatchedModels {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
 func median(ts []blockTiming, f func(blockTiming) float64) float64 {
 	v := make([]float64, len(ts))
 	for i, t := range ts {
@@ -217,6 +248,34 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 			return blockTiming{}, err
 		}
 		er, err := r.PrepareEpochs(ctx)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		epoch = er.Epoch
+	case (modelName == "gcnii" || modelName == "mlp") && mode == "batched":
+		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		t, err := batched.New(b, m, mg, batched.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer, BatchSize: runs})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err := t.PrepareBatch(rs)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		epoch, per = er.Epoch, runs
+	case (modelName == "gcnii" || modelName == "mlp") && mode == "alone":
+		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		t, err := train.New(b, m, mg, train.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err := t.PrepareRun(train.Run{Split: 0, Seed: 15})
 		if err != nil {
 			return blockTiming{}, err
 		}

@@ -79,6 +79,7 @@ func runSweep(args []string) error {
 	out := fs.String("results", "", "results file (default results/sweep.json)")
 	data := addDataFlags(fs)
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
+	batch := addBatchFlag(fs)
 	if err := homophilyWasH(args); err != nil {
 		return err
 	}
@@ -91,7 +92,10 @@ func runSweep(args []string) error {
 	if err := checkRunFlags(fs, *epochs, *maxRuns); err != nil {
 		return err
 	}
-	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns,
+	if *batch < 0 {
+		return usageErrorf("-batch %d: must be >= 0 (0: auto, 1: every run alone, N: N runs per computation)", *batch)
+	}
+	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns, Command: "sweep", Batch: *batch,
 		DatasetOptions: data.options(), Log: func(s string) { fmt.Println(s) },
 		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
 	var err error

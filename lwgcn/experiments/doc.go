@@ -8,6 +8,16 @@
 // training run, keyed by experiment, dataset, method, split, seed and a hash
 // of the configuration: a killed experiment resumes where it stopped, and a
 // changed configuration is a new key, never silently mixed with old runs.
+// Each invocation is one session in the file (results.Session); the tables
+// rendered by `lwgcn results` say under them how long they took (the wall
+// time of the sessions behind their runs) and whether every cell is complete.
+//
+// The runs still missing in a cell (one method on one dataset, or one sweep
+// point) train together in one computation (package train/batched) when
+// the batch mode asks for it (Spec.Batch: BatchAuto batches the methods
+// BatchedByDefault names, measured faster batched; BatchAlone none; N any
+// method with a batched form, N runs per computation). A sweep trains MLP,
+// which never reads the edges, once per split and degree.
 //
 // Protocol (the paper's): the 10 Geom-GCN splits with seed 15 for WebKB and
 // Wikipedia graphs (and the 10 masks of the filtered graphs); the public

@@ -76,6 +76,13 @@ func TestRunResumesAfterKill(t *testing.T) {
 	if s.Acc.N != 10 || math.Abs(s.Acc.Mean-54.5) > 1e-9 {
 		t.Errorf("summary %+v, want 10 runs with mean 54.5", s.Acc)
 	}
+	// Two sessions: the killed one (4 runs, ended by the cancellation) and
+	// the resumed one (the other 6).
+	ss := file.Sessions()
+	if len(ss) != 2 || ss[0].RunsAdded != 4 || ss[0].Finished || !strings.Contains(ss[0].Error, "canceled") ||
+		ss[1].RunsAdded != 6 || !ss[1].Finished {
+		t.Errorf("sessions %+v", ss)
+	}
 }
 
 func TestProtocol(t *testing.T) {

@@ -23,7 +23,7 @@ var (
 // pair into spec.ResultsPath, resuming recorded runs. Selection uses
 // validation accuracy only (GridBest).
 func Grid(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, hidden []int, wds []float64) (*results.File, error) {
-	var file *results.File
+	var variants []Spec
 	for _, h := range hidden {
 		for _, wd := range wds {
 			s := spec
@@ -32,13 +32,13 @@ func Grid(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, 
 			if wd == 0 {
 				s.Override.WeightDecay = -1 // explicit zero
 			}
-			var err error
-			if file, err = Run(ctx, b, info, s); err != nil {
-				return file, err
-			}
+			variants = append(variants, s)
 		}
 	}
-	return file, nil
+	if len(variants) == 0 {
+		return nil, fmt.Errorf("experiments: grid without hidden sizes or weight decays")
+	}
+	return runSession(ctx, b, info, spec, variants)
 }
 
 // DepthLayers are the depths of the paper's layer-sensitivity figure.
@@ -48,16 +48,15 @@ var DepthLayers = []int{2, 3, 4, 5, 6}
 // resuming recorded runs: the appendix figure "Impacts of label-wise
 // aggregation layers".
 func Depth(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, layers []int) (*results.File, error) {
-	var file *results.File
-	for _, l := range layers {
-		s := spec
-		s.Override.Layers = l
-		var err error
-		if file, err = Run(ctx, b, info, s); err != nil {
-			return file, err
-		}
+	if len(layers) == 0 {
+		return nil, fmt.Errorf("experiments: depth study without layers")
 	}
-	return file, nil
+	variants := make([]Spec, len(layers))
+	for i, l := range layers {
+		variants[i] = spec
+		variants[i].Override.Layers = l
+	}
+	return runSession(ctx, b, info, spec, variants)
 }
 
 // DepthCurves groups depth runs into, per dataset and method, accuracy

@@ -143,7 +143,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return &lwgcnMethod{cfg: cfg, runner: r}, nil
+			return &lwgcnMethod{cfg: cfg, runner: r, env: env}, nil
 		})
 	}
 }
@@ -151,6 +151,7 @@ func init() {
 type lwgcnMethod struct {
 	cfg    labelwise.Config
 	runner *labelwise.Runner
+	env    Env // for the batched runner
 }
 
 func (m *lwgcnMethod) Config() string {
@@ -177,6 +178,11 @@ func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, 
 		return Outcome{}, err
 	}
 	defer res.Finalize()
+	return m.outcome(res), nil
+}
+
+// outcome reads a split's result (alone or from a batch).
+func (m *lwgcnMethod) outcome(res *labelwise.SplitResult) Outcome {
 	f := res.Final()
 	o := Outcome{TestAcc: f.TestAcc, ValAcc: f.ValAcc, TrainAcc: f.TrainAcc, BestEpoch: f.BestEpoch,
 		Epochs: m.cfg.Epochs, MsPerEpoch: f.MsPerEpoch, CompileSecs: res.CompileSecs,
@@ -193,7 +199,7 @@ func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, 
 			o.Metrics[fmt.Sprintf("round%d_pseudo_acc", k)] = r.PseudoAcc
 		}
 	}
-	return o, nil
+	return o
 }
 
 // --- zoo models ---
@@ -202,6 +208,7 @@ type zooMethod struct {
 	name    string
 	hyper   zoo.Hyper
 	trainer *train.Trainer
+	env     Env // for the batched trainer
 }
 
 func newZooMethod(name string, env Env) (Method, error) {
@@ -217,7 +224,7 @@ func newZooMethod(name string, env Env) (Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &zooMethod{name: name, hyper: h, trainer: t}, nil
+	return &zooMethod{name: name, hyper: h, trainer: t, env: env}, nil
 }
 
 func (m *zooMethod) Config() string { return m.name + m.hyper.Key() }

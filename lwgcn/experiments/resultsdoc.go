@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,6 +91,11 @@ func WriteResultsDoc(resultsDir, path string) error {
 	return results.WriteFileAtomic(path, []byte(doc))
 }
 
+// Table2Methods are the methods of `lwgcn reproduce table2`: LW-GCN and the
+// paper's baselines.
+var Table2Methods = []string{"lwgcn", "mlp", "gcn", "gat", "gcnii",
+	"mixhop", "supergat", "fagcn", "simpgcn", "h2gcn", "gprgnn", "bmgcn", "asgc", "linkx", "glognn++"}
+
 var table2Datasets = []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel", "cora", "citeseer",
 	"chameleon_filtered", "squirrel_filtered"}
 
@@ -113,6 +119,18 @@ func table2Section(dir string) (string, error) {
 	b.WriteString("between train and test.\n\n")
 	b.WriteString(Comparison("", sums, table2Datasets, methods, paper.Table2).Markdown())
 	b.WriteString(partialRuns(sums, methods, table2Datasets))
+	// Complete means every method of `lwgcn reproduce table2` too, run or not.
+	all := methods
+	for _, m := range Table2Methods {
+		if !slices.Contains(all, m) {
+			all = append(all, m)
+		}
+	}
+	ttt, err := comparisonTimeToTable(dir, sums, all, table2Datasets, "table2")
+	if err != nil {
+		return "", err
+	}
+	b.WriteString("\n" + ttt)
 	b.WriteString("\n### LW-GCN against the paper\n\n")
 	b.WriteString("| dataset | ours | paper | within the paper's std? | weight f_C ours | paper | f_P test acc | pseudo-label acc (test) | ms/epoch |\n|---|---:|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, d := range table2Datasets {
@@ -237,6 +255,11 @@ func table3Section(dir string) (string, error) {
 	b.WriteString("are missing here, so its column is not run.\n\n")
 	b.WriteString(Comparison("", sums, datasets, methods, paper.Table3).Markdown())
 	b.WriteString(partialRuns(sums, methods, datasets))
+	ttt, err := comparisonTimeToTable(dir, sums, methods, datasets, "table2", "table3")
+	if err != nil {
+		return "", err
+	}
+	b.WriteString("\n" + ttt)
 	b.WriteString("\nOrdering checks (paper: LW-GCN\\G well above MLP on heterophilic graphs and below GCNII on Cora):\n\n")
 	for _, d := range []string{"texas", "chameleon", "squirrel", "cora"} {
 		g, other := sums["lwgcn-g"][d], sums["mlp"][d]
@@ -253,6 +276,9 @@ func table3Section(dir string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// refineDatasets are the datasets of `lwgcn reproduce refine`.
+var refineDatasets = []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel"}
 
 func refineSection(dir string) (string, error) {
 	runs, err := openRuns(dir, "refine")
@@ -283,6 +309,11 @@ func refineSection(dir string) (string, error) {
 				fmtPct(s.Metrics["round1_pseudo_acc"]), fmtPct(s.Metrics["round2_pseudo_acc"]), s.Acc.N)
 		}
 	}
+	ttt, err := comparisonTimeToTable(dir, sums, sortedKeys(sums), refineDatasets, "refine")
+	if err != nil {
+		return "", err
+	}
+	b.WriteString("\n" + ttt)
 	return b.String(), nil
 }
 
@@ -517,5 +548,10 @@ func depthSection(dir string) (string, error) {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s.\n", latest)
+	ttt, err := depthTimeToTable(dir, runs)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString("\n" + ttt)
 	return b.String(), nil
 }

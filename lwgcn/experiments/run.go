@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/gomlx/compute"
 
@@ -51,6 +50,12 @@ type Spec struct {
 	Progress train.Progress
 	// Tag is added to every run's options (e.g. "quick").
 	Tag string
+	// Batch is the batch mode: BatchAuto (0), BatchAlone (1) or the runs
+	// per batch.
+	Batch int
+	// Command names the invocation in the session record (e.g.
+	// "reproduce"); empty: "experiments.Run".
+	Command string
 }
 
 // RunKey is the results key of one run.
@@ -85,8 +90,16 @@ func checkNames(datasetNames, methods []string) error {
 }
 
 // Run executes the spec on backend b, skipping runs already recorded, and
-// returns the results file.
+// returns the results file. The invocation is recorded in the file as one
+// session (results.Session), ended even when a run fails.
 func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (*results.File, error) {
+	return runSession(ctx, b, info, spec, nil)
+}
+
+// runSession is Run for each of variants (spec when empty: variants of one
+// spec differing in Override, e.g. the depths of the depth study), in one
+// session recorded under spec's names.
+func runSession(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, variants []Spec) (*results.File, error) {
 	if spec.Experiment == "" || spec.ResultsPath == "" {
 		return nil, fmt.Errorf("experiments: spec needs an experiment name and a results path")
 	}
@@ -97,6 +110,30 @@ func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (
 	if err != nil {
 		return nil, err
 	}
+	command := spec.Command
+	if command == "" {
+		command = "experiments.Run"
+	}
+	sess := results.NewSession(command, spec.Experiment, spec.Datasets, spec.Methods, info.Name, batchModeName(spec.Batch))
+	if err := file.BeginSession(sess); err != nil {
+		return file, err
+	}
+	if len(variants) == 0 {
+		variants = []Spec{spec}
+	}
+	for _, v := range variants {
+		if err = runSpec(ctx, b, info, v, file); err != nil {
+			break
+		}
+	}
+	if endErr := file.EndSession(err); err == nil {
+		err = endErr
+	}
+	return file, err
+}
+
+// runSpec runs the spec's cells into an open file.
+func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File) error {
 	logf := func(format string, args ...any) {
 		if spec.Log != nil {
 			fmt.Fprintf(spec.Log, format+"\n", args...)
@@ -108,7 +145,7 @@ func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (
 	for _, ds := range spec.Datasets {
 		g, err := LoadGraph(ctx, ds, spec.DatasetOptions...)
 		if err != nil {
-			return file, fmt.Errorf("experiments: %s: %w", ds, err)
+			return fmt.Errorf("experiments: %s: %w", ds, err)
 		}
 		runs := Protocol(ds, len(g.Splits()))
 		if spec.MaxRuns > 0 && len(runs) > spec.MaxRuns {
@@ -116,44 +153,44 @@ func Run(ctx context.Context, b compute.Backend, info backend.Info, spec Spec) (
 		}
 		for _, name := range spec.Methods {
 			if err := runMethod(ctx, b, info, spec, file, g, ds, name, runs, logf); err != nil {
-				return file, err
+				return err
 			}
 		}
 	}
-	return file, nil
+	return nil
 }
 
 func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File,
 	g *graph.Graph, ds, name string, runs []train.Run, logf func(string, ...any)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	env := Env{Backend: b, Info: info, Graph: g, Dataset: ds, Progress: spec.Progress, Override: spec.Override}
-	var m Method
-	var config string
-	for i, r := range runs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if m == nil {
-			var err error
-			if m, err = NewMethod(name, env); err != nil {
-				return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
-			}
-			config = m.Config()
-		}
-		key := RunKey(spec.Experiment, ds, name, r, config)
-		if file.Has(key) {
+	m, err := NewMethod(name, env)
+	if err != nil {
+		return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
+	}
+	config := m.Config()
+	var missing []train.Run
+	for _, r := range runs {
+		if file.Has(RunKey(spec.Experiment, ds, name, r, config)) {
 			logf("%s %s %s split %d seed %d: recorded, skipped", spec.Experiment, ds, name, r.Split, r.Seed)
 			continue
 		}
-		start := time.Now()
-		o, err := m.Run(ctx, r.Split, r.Seed)
-		if err != nil {
-			return fmt.Errorf("experiments: %s on %s, split %d, seed %d: %w", name, ds, r.Split, r.Seed, err)
-		}
-		run := results.Run{Key: key, Experiment: spec.Experiment, Dataset: ds, Model: name, Split: r.Split, Seed: r.Seed,
-			Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
+		missing = append(missing, r)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	outs, perBatch, secs, err := cellOutcomes(ctx, spec.Batch, name, m, missing, logf)
+	// Runs trained before an error are kept (a resumed invocation skips them).
+	for i, o := range outs {
+		r := missing[i]
+		run := results.Run{Key: RunKey(spec.Experiment, ds, name, r, config), Experiment: spec.Experiment, Dataset: ds,
+			Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
 			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
 			SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
-			TotalSecs: time.Since(start).Seconds(), Provenance: results.NewProvenance(info.Name)}
+			TotalSecs: secs[i], BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
 		if spec.Tag != "" {
 			run.Options["tag"] = spec.Tag
 		}
@@ -164,9 +201,19 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 		if o.SelectionWeight != nil {
 			w = fmt.Sprintf(", weight f_C %.3f", *o.SelectionWeight)
 		}
-		logf("%s %s %s split %d seed %d [%d/%d]: test %.2f %% (val %.2f %%, epoch %d%s), %.1f ms/epoch, %.1f s",
-			spec.Experiment, ds, name, r.Split, r.Seed, i+1, len(runs), 100*o.TestAcc, 100*o.ValAcc, o.BestEpoch, w,
-			o.MsPerEpoch, run.TotalSecs)
+		how := "alone"
+		if perBatch > 0 {
+			how = fmt.Sprintf("batched %d per computation", perBatch)
+		}
+		logf("%s %s %s split %d seed %d [%d/%d]: test %.2f %% (val %.2f %%, epoch %d%s), %.1f ms/epoch, %.1f s, %s",
+			spec.Experiment, ds, name, r.Split, r.Seed, i+1, len(missing), 100*o.TestAcc, 100*o.ValAcc, o.BestEpoch, w,
+			o.MsPerEpoch, run.TotalSecs, how)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)
 	}
 	return nil
 }

@@ -3,11 +3,11 @@ package experiments
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/gomlx/compute"
 
@@ -54,6 +54,11 @@ type SweepSpec struct {
 	Log            func(string)
 	Progress       train.Progress
 	Tag            string
+	// Batch is the batch mode (as Spec.Batch).
+	Batch int
+	// Command names the invocation in the session record; empty:
+	// "experiments.SweepHomophily".
+	Command string
 }
 
 // SweepPoint names one generated graph of a sweep.
@@ -132,10 +137,29 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 	if err != nil {
 		return nil, err
 	}
+	command := spec.Command
+	if command == "" {
+		command = "experiments.SweepHomophily"
+	}
+	sess := results.NewSession(command, "sweep", []string{spec.Base}, spec.Methods, info.Name, batchModeName(spec.Batch))
+	if err := file.BeginSession(sess); err != nil {
+		return file, err
+	}
+	err = sweepPoints(ctx, b, info, spec, file, logf)
+	if endErr := file.EndSession(err); err == nil {
+		err = endErr
+	}
+	return file, err
+}
+
+// sweepPoints trains the sweep's points into an open file.
+func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
+	logf func(string, ...any)) error {
 	var base *graph.Graph
+	var err error
 	if spec.Base != BaseCSBM {
 		if base, err = LoadGraph(ctx, spec.Base, spec.DatasetOptions...); err != nil {
-			return file, err
+			return err
 		}
 	}
 	index := 0
@@ -146,7 +170,7 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 			index++
 			g, real, err := sweepGraph(ctx, spec, base, p, index)
 			if err != nil {
-				return file, fmt.Errorf("experiments: sweep point %s: %w", p, err)
+				return fmt.Errorf("experiments: sweep point %s: %w", p, err)
 			}
 			logf("sweep %s point %d/%d %s: realised h %.3f, degree %.2f (%d homophilic + %d heterophilic pairs added)",
 				spec.Base, index, total, p, real.H, real.AverageDegree, real.HomophilicAdded, real.HeterophilicAdded)
@@ -156,55 +180,88 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 			}
 			for _, name := range spec.Methods {
 				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, logf); err != nil {
-					return file, err
+					return err
 				}
 			}
 		}
 	}
-	return file, nil
+	return nil
+}
+
+// edgeFree are the methods that never read the edges: at every h of one
+// degree of an Algorithm 2 sweep (same nodes, features, labels, splits and
+// seeds) their runs are the same computation, so the sweep trains them at
+// the degree's first h and records that run at the others with a note.
+var edgeFree = map[string]bool{"mlp": true}
+
+// sweepKey is the results key of one sweep run.
+func sweepKey(spec SweepSpec, name string, p SweepPoint, r train.Run, config string) string {
+	return fmt.Sprintf("sweep|%s|%s|%s|split=%d|seed=%d|cfg=%s", spec.Base, name, p, r.Split, r.Seed, shortHash(config))
 }
 
 func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
 	g *graph.Graph, p SweepPoint, real synth.Realised, name string, runs []train.Run, logf func(string, ...any)) error {
-	var m Method
-	var config string
-	for _, r := range runs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if m == nil {
-			var err error
-			env := Env{Backend: b, Info: info, Graph: g, Dataset: spec.Base, Progress: spec.Progress, Override: spec.Override}
-			if m, err = NewMethod(name, env); err != nil {
-				return fmt.Errorf("experiments: sweep %s at %s: %w", name, p, err)
-			}
-			config = fmt.Sprintf("%s|seed=%d|%s", m.Config(), spec.Seed, csbmKey(spec))
-		}
-		key := fmt.Sprintf("sweep|%s|%s|%s|split=%d|seed=%d|cfg=%s", spec.Base, name, p, r.Split, r.Seed, shortHash(config))
-		if file.Has(key) {
-			continue
-		}
-		start := time.Now()
-		o, err := m.Run(ctx, r.Split, r.Seed)
-		if err != nil {
-			return fmt.Errorf("experiments: sweep %s at %s, split %d: %w", name, p, r.Split, err)
-		}
-		params := m.Params()
-		params["h"], params["degree"], params["realised_h"], params["realised_degree"] = p.H, p.Degree, real.H, real.AverageDegree
-		run := results.Run{Key: key, Experiment: "sweep", Dataset: spec.Base, Model: name, Split: r.Split, Seed: r.Seed,
-			Params: params, Options: map[string]string{"config": shortHash(config), "point": p.String()},
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	env := Env{Backend: b, Info: info, Graph: g, Dataset: spec.Base, Progress: spec.Progress, Override: spec.Override}
+	m, err := NewMethod(name, env)
+	if err != nil {
+		return fmt.Errorf("experiments: sweep %s at %s: %w", name, p, err)
+	}
+	config := fmt.Sprintf("%s|seed=%d|%s", m.Config(), spec.Seed, csbmKey(spec))
+	params := m.Params()
+	params["h"], params["degree"], params["realised_h"], params["realised_degree"] = p.H, p.Degree, real.H, real.AverageDegree
+	record := func(r train.Run, o Outcome, secs float64, perBatch int, note string) error {
+		run := results.Run{Key: sweepKey(spec, name, p, r, config), Experiment: "sweep", Dataset: spec.Base, Model: name,
+			Split: r.Split, Seed: r.Seed, Params: maps.Clone(params),
+			Options: map[string]string{"config": shortHash(config), "point": p.String()},
 			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
-			Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs, TotalSecs: time.Since(start).Seconds(),
-			Provenance: results.NewProvenance(info.Name)}
+			Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs, TotalSecs: secs,
+			BatchRuns: perBatch, Note: note, Provenance: results.NewProvenance(info.Name)}
 		if spec.Tag != "" {
 			run.Options["tag"] = spec.Tag
 		}
 		if err := file.Put(run); err != nil {
 			return err
 		}
-		logf("  %s split %d: test %.1f %%", MethodTitle(name), r.Split, 100*o.TestAcc)
+		logf("  %s split %d: test %.1f %%%s", MethodTitle(name), r.Split, 100*o.TestAcc, map[bool]string{true: " (" + note + ")"}[note != ""])
+		return nil
 	}
-	return nil
+	// The degree's first h, whose runs an edge-free method shares.
+	first := SweepPoint{H: spec.Hs[0], Degree: p.Degree}
+	var missing []train.Run
+	for _, r := range runs {
+		if file.Has(sweepKey(spec, name, p, r, config)) {
+			continue
+		}
+		if edgeFree[name] && spec.Base != BaseCSBM && p != first {
+			if src, ok := file.Get(sweepKey(spec, name, first, r, config)); ok {
+				note := fmt.Sprintf("same run as at %s: %s ignores the edges, and every h of a degree has the same "+
+					"nodes, features, labels and splits, so it is trained once per split and degree", first, MethodTitle(name))
+				o := Outcome{TestAcc: src.TestAcc, ValAcc: src.ValAcc, TrainAcc: src.TrainAcc, BestEpoch: src.BestEpoch,
+					Epochs: src.Epochs, Metrics: src.Metrics, MsPerEpoch: src.MsPerEpoch}
+				if err := record(r, o, 0, src.BatchRuns, note); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		missing = append(missing, r)
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	outs, perBatch, secs, err := cellOutcomes(ctx, spec.Batch, name, m, missing, logf)
+	for i, o := range outs {
+		if err := record(missing[i], o, secs[i], perBatch, ""); err != nil {
+			return err
+		}
+	}
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("experiments: sweep %s at %s: %w", name, p, err)
+	}
+	return err
 }
 
 func csbmKey(spec SweepSpec) string {
@@ -375,8 +432,15 @@ func sweepSection(dir string) (string, error) {
 	b.WriteString("features are not here; LW-GCN\\G is label-wise aggregation without model selection, as in the paper's\n")
 	b.WriteString("appendix. The paper reports GCN worst near h = 1/C and LW-GCN\\G about 10 points ahead at h = 0.2.\n\n")
 	latest := latestProvenance(runs)
+	sessions, err := openSessions(dir, "sweep")
+	if err != nil {
+		return "", err
+	}
 	for _, base := range sortedKeys(bases) {
 		b.WriteString(SweepMarkdown(runs, base))
+		b.WriteString(strings.Replace(sweepTimeToTable(sessions, runs, base), "Time-to-table:",
+			"Time-to-table of the "+DatasetTitle(base)+" sweep:", 1))
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "%s.\n", latest)
 	return b.String(), nil

@@ -3,6 +3,10 @@
 // run (dataset, model, split, seed, accuracies, timing, provenance). Files
 // are rewritten atomically after every run (temp file, fsync, rename), so a
 // killed experiment loses at most the run in progress and resumes by skipping
-// the keys already present. docs/RESULTS.md and the notebooks are generated
-// from these files.
+// the keys already present. Each invocation that writes a file records a
+// Session in it (what was asked, wall time, runs added, load average), and
+// its runs name it: a table's time-to-table is the wall time of the sessions
+// behind its runs. A run also says whether it was trained in a batch of
+// runs (BatchRuns). docs/RESULTS.md and the notebooks are generated from
+// these files.
 package results

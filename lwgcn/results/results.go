@@ -90,24 +90,42 @@ type Run struct {
 	TotalSecs    float64 `json:"total_secs"`
 	PeakMemBytes uint64  `json:"peak_mem_bytes,omitempty"`
 
+	// BatchRuns is the number of runs trained together in the computation
+	// that trained this one (package train/batched); 0 (absent) means it
+	// was trained alone.
+	BatchRuns int `json:"batch_runs,omitempty"`
+	// Note explains how the record was made when it is not one training
+	// of its own (e.g. an MLP sweep run shared by every h of a degree).
+	Note string `json:"note,omitempty"`
+	// Session is the ID of the session that recorded the run (absent in
+	// runs recorded before sessions existed).
+	Session string `json:"session,omitempty"`
+
 	Provenance Provenance `json:"provenance"`
 }
 
 // File is one results file held in memory.
 type File struct {
-	Path  string
-	runs  []Run
-	index map[string]int
+	Path     string
+	runs     []Run
+	index    map[string]int
+	sessions []Session
+	// open is the index of the open session in sessions (-1: none).
+	open      int
+	openStart time.Time
 }
 
+// fileJSON is the file's layout. Sessions were added later within format
+// version 1: files without them read as having none.
 type fileJSON struct {
-	Version int   `json:"version"`
-	Runs    []Run `json:"runs"`
+	Version  int       `json:"version"`
+	Sessions []Session `json:"sessions,omitempty"`
+	Runs     []Run     `json:"runs"`
 }
 
 // Open reads a results file, or returns an empty one when it does not exist.
 func Open(path string) (*File, error) {
-	f := &File{Path: path, index: map[string]int{}}
+	f := &File{Path: path, index: map[string]int{}, open: -1}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
@@ -132,6 +150,14 @@ func Open(path string) (*File, error) {
 		f.index[r.Key] = len(f.runs)
 		f.runs = append(f.runs, r)
 	}
+	ids := map[string]bool{}
+	for i, s := range fj.Sessions {
+		if s.ID == "" || ids[s.ID] {
+			return nil, fmt.Errorf("results: %s: session %d has an empty or repeated id %q", path, i, s.ID)
+		}
+		ids[s.ID] = true
+	}
+	f.sessions = fj.Sessions
 	return f, nil
 }
 
@@ -150,11 +176,13 @@ func (f *File) Get(key string) (Run, bool) {
 // Runs returns the recorded runs in insertion order (a copy).
 func (f *File) Runs() []Run { return append([]Run(nil), f.runs...) }
 
-// Put records (or replaces) a run and rewrites the file atomically.
+// Put records (or replaces) a run and rewrites the file atomically. While
+// a session is open (BeginSession) the run names it and counts in it.
 func (f *File) Put(r Run) error {
 	if r.Key == "" {
 		return fmt.Errorf("results: run without key (%s/%s split %d)", r.Dataset, r.Model, r.Split)
 	}
+	f.countRun(&r, !f.Has(r.Key))
 	if i, ok := f.index[r.Key]; ok {
 		f.runs[i] = r
 	} else {
@@ -166,7 +194,7 @@ func (f *File) Put(r Run) error {
 
 // Save writes the file atomically.
 func (f *File) Save() error {
-	data, err := json.MarshalIndent(fileJSON{Version: FormatVersion, Runs: f.runs}, "", "  ")
+	data, err := json.MarshalIndent(fileJSON{Version: FormatVersion, Sessions: f.sessions, Runs: f.runs}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("results: %w", err)
 	}

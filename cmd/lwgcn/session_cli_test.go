@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// `lwgcn reproduce` end to end (GCN on Texas, 1 run, 2 epochs, batch
+// auto), twice into one results file: the first invocation's session adds
+// the run it made (trained batched: GCN is batched by default), the
+// resumed one adds nothing and records 0; `lwgcn results` prints the
+// table's time-to-table from the first session only.
+func TestReproduceRecordsSessions(t *testing.T) {
+	bin := lwgcnBinary(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "table2.json")
+	args := []string{"reproduce", "table2", "-datasets", "texas", "-methods", "gcn", "-max-runs", "1", "-epochs", "2",
+		"-quiet", "-results", path, "-mirror", dstest.SharedDir(t), "-cache", t.TempDir()}
+	for i := range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("invocation %d: %v\n%s", i+1, err, out)
+		}
+	}
+	f, err := results.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, runs := f.Sessions(), f.Runs()
+	if len(ss) != 2 || len(runs) != 1 {
+		t.Fatalf("%d sessions, %d runs; want 2 and 1", len(ss), len(runs))
+	}
+	if ss[0].RunsAdded != 1 || ss[1].RunsAdded != 0 || ss[0].Command != "reproduce" || ss[0].Batch != "auto" ||
+		!ss[0].Finished || runs[0].Session != ss[0].ID || runs[0].BatchRuns != 1 {
+		t.Errorf("sessions %+v; run session %q, batch runs %d", ss, runs[0].Session, runs[0].BatchRuns)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "results", "-dir", dir, "-out", "-").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "Time-to-table: ") || !strings.Contains(string(out), "of wall time in 1 session; not complete (0 of 135 cells") {
+		t.Errorf("lwgcn results lacks the time-to-table of the one session:\n%s", out)
+	}
+}

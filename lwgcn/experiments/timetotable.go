@@ -1,0 +1,211 @@
+package experiments
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// TimeToTable is what producing a table took: the wall time of the
+// sessions (results.Session) that recorded its runs, and, for runs recorded
+// before sessions existed, the sum of those runs' own training times.
+type TimeToTable struct {
+	// SessionSecs is the total wall time of the Sessions sessions that
+	// recorded at least one of the table's runs.
+	SessionSecs float64
+	Sessions    int
+	// UnsessionedRuns are the table's runs that name no session (recorded
+	// before sessions existed, or by a session missing from the file);
+	// UnsessionedSecs the sum of their TotalSecs (training time, not wall
+	// time: loading and gaps between runs are not in it).
+	UnsessionedRuns int
+	UnsessionedSecs float64
+	// Cells is the number of cells the table has; CompleteCells those that
+	// have every run of their protocol.
+	Cells, CompleteCells int
+}
+
+// Complete reports whether every cell has all its protocol runs.
+func (t TimeToTable) Complete() bool { return t.Cells > 0 && t.CompleteCells == t.Cells }
+
+// cell is one cell of a table: the runs it holds and how many the protocol
+// asks (distinct (split, seed) pairs).
+type cell struct {
+	runs []results.Run
+	want int
+}
+
+// protocolRunCount is the number of runs of the paper's protocol for a
+// dataset: 3 seeds of the public split for Planetoid graphs, else 10 splits.
+func protocolRunCount(dataset string) int {
+	switch dataset {
+	case "cora", "citeseer", "pubmed":
+		return 3
+	}
+	return 10
+}
+
+// computeTimeToTable sums the sessions behind runs (looked up in
+// sessions) and counts the complete cells.
+func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []cell) TimeToTable {
+	byID := map[string]results.Session{}
+	for _, s := range sessions {
+		byID[s.ID] = s
+	}
+	var t TimeToTable
+	seen := map[string]bool{}
+	for _, r := range runs {
+		s, ok := byID[r.Session]
+		if r.Session == "" || !ok {
+			t.UnsessionedRuns++
+			t.UnsessionedSecs += r.TotalSecs
+			continue
+		}
+		if !seen[s.ID] {
+			seen[s.ID] = true
+			t.Sessions++
+			t.SessionSecs += s.WallSecs
+		}
+	}
+	t.Cells = len(cells)
+	for _, c := range cells {
+		distinct := map[[2]int64]bool{}
+		for _, r := range c.runs {
+			distinct[[2]int64{int64(r.Split), r.Seed}] = true
+		}
+		if len(distinct) >= c.want {
+			t.CompleteCells++
+		}
+	}
+	return t
+}
+
+// fmtDuration renders seconds as "42 s", "12.5 min" or "3 h 05 min".
+func fmtDuration(secs float64) string {
+	switch {
+	case secs < 60:
+		return fmt.Sprintf("%.0f s", secs)
+	case secs < 3600:
+		return fmt.Sprintf("%.1f min", secs/60)
+	}
+	m := int(math.Round(secs / 60))
+	return fmt.Sprintf("%d h %02d min", m/60, m%60)
+}
+
+// Markdown is the time-to-table line printed under a table.
+func (t TimeToTable) Markdown() string {
+	var parts []string
+	if t.Sessions > 0 {
+		parts = append(parts, fmt.Sprintf("%s of wall time in %d session%s", fmtDuration(t.SessionSecs), t.Sessions,
+			map[bool]string{true: "", false: "s"}[t.Sessions == 1]))
+	}
+	if t.UnsessionedRuns > 0 {
+		parts = append(parts, fmt.Sprintf("%d runs recorded before sessions: %s, the sum of their own training "+
+			"times (total_secs; not wall time)", t.UnsessionedRuns, fmtDuration(t.UnsessionedSecs)))
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "no runs")
+	}
+	complete := "complete (every cell has all its protocol runs)"
+	if !t.Complete() {
+		complete = fmt.Sprintf("not complete (%d of %d cells have all their protocol runs)", t.CompleteCells, t.Cells)
+	}
+	return "Time-to-table: " + strings.Join(parts, "; plus ") + "; " + complete + ".\n"
+}
+
+// openSessions reads the sessions of <dir>/<name>.json for each name.
+func openSessions(dir string, names ...string) ([]results.Session, error) {
+	var out []results.Session
+	for _, n := range names {
+		f, err := results.Open(filepath.Join(dir, n+".json"))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f.Sessions()...)
+	}
+	return out, nil
+}
+
+// comparisonCells are the (method, dataset) cells of a comparison table,
+// each with the runs of its summary.
+func comparisonCells(sums map[string]map[string]*Summary, methods, datasets []string) (cells []cell, runs []results.Run) {
+	for _, m := range methods {
+		for _, d := range datasets {
+			c := cell{want: protocolRunCount(d)}
+			if s := sums[m][d]; s != nil {
+				c.runs = s.Runs
+				runs = append(runs, s.Runs...)
+			}
+			cells = append(cells, c)
+		}
+	}
+	return cells, runs
+}
+
+// comparisonTimeToTable is the time-to-table line of a comparison table
+// built from the results files names in dir.
+func comparisonTimeToTable(dir string, sums map[string]map[string]*Summary, methods, datasets []string, names ...string) (string, error) {
+	sessions, err := openSessions(dir, names...)
+	if err != nil {
+		return "", err
+	}
+	cells, runs := comparisonCells(sums, methods, datasets)
+	return computeTimeToTable(sessions, runs, cells).Markdown(), nil
+}
+
+// depthDatasets and depthMethods are those of `lwgcn reproduce depth`.
+var (
+	depthDatasets = []string{"texas", "chameleon", "squirrel"}
+	depthMethods  = []string{"lwgcn", "gcn"}
+)
+
+// depthTimeToTable is the depth study's time-to-table: one cell per
+// (dataset, method, depth of DepthLayers).
+func depthTimeToTable(dir string, runs []results.Run) (string, error) {
+	sessions, err := openSessions(dir, "depth")
+	if err != nil {
+		return "", err
+	}
+	byCell := map[string][]results.Run{}
+	for _, r := range runs {
+		k := fmt.Sprintf("%s/%s/%d", r.Dataset, r.Model, int(r.Params["layers"]))
+		byCell[k] = append(byCell[k], r)
+	}
+	var cells []cell
+	for _, d := range depthDatasets {
+		for _, m := range depthMethods {
+			for _, l := range DepthLayers {
+				cells = append(cells, cell{runs: byCell[fmt.Sprintf("%s/%s/%d", d, m, l)], want: protocolRunCount(d)})
+			}
+		}
+	}
+	return computeTimeToTable(sessions, runs, cells).Markdown(), nil
+}
+
+// sweepTimeToTable is the time-to-table of one base's sweep: one cell per
+// (method, degree, h) of the paper's sweep (SweepMethods, SweepDegrees,
+// SweepHs), each with the base's 10 splits.
+func sweepTimeToTable(sessions []results.Session, runs []results.Run, base string) string {
+	byCell := map[string][]results.Run{}
+	var mine []results.Run
+	for _, r := range runs {
+		if r.Dataset != base {
+			continue
+		}
+		mine = append(mine, r)
+		k := fmt.Sprintf("%s/%g/%.2f", r.Model, r.Params["degree"], r.Params["h"])
+		byCell[k] = append(byCell[k], r)
+	}
+	var cells []cell
+	for _, m := range SweepMethods {
+		for _, d := range SweepDegrees {
+			for _, h := range SweepHs {
+				cells = append(cells, cell{runs: byCell[fmt.Sprintf("%s/%g/%.2f", m, d, h)], want: protocolRunCount(base)})
+			}
+		}
+	}
+	return computeTimeToTable(sessions, mine, cells).Markdown()
+}

@@ -1,0 +1,207 @@
+package experiments
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// writeResults writes a hand-made results file.
+func writeResults(t *testing.T, path string, sessions []results.Session, runs []results.Run) {
+	t.Helper()
+	data, err := json.Marshal(map[string]any{"version": results.FormatVersion, "sessions": sessions, "runs": runs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// handRun is a table run of method m on dataset d, split s, recorded by
+// session (or none).
+func handRun(exp, d, m string, s int, session string, totalSecs float64) results.Run {
+	return results.Run{Key: fmt.Sprintf("%s|%s|%s|%d", exp, d, m, s), Experiment: exp, Dataset: d, Model: m, Split: s, Seed: 15,
+		TestAcc: 0.5, Options: map[string]string{"config": "c"}, TotalSecs: totalSecs, Session: session,
+		Provenance: results.Provenance{Commit: "c", Backend: "go", Date: "2026-01-01T00:00:00Z"}}
+}
+
+// Table 2's time-to-table from a hand-made file: sessions A (100.5 s) and
+// B (30 s) recorded runs, C (999 s, nothing added) did not count; one run
+// predates sessions (7.25 s of its own); only GCN on Texas has its 10 runs.
+func TestTimeToTableTable2(t *testing.T) {
+	dir := t.TempDir()
+	sessions := []results.Session{{ID: "A", WallSecs: 100.5}, {ID: "B", WallSecs: 30}, {ID: "C", WallSecs: 999}}
+	var runs []results.Run
+	for s := range 10 {
+		id := "A"
+		switch {
+		case s >= 6 && s < 9:
+			id = "B"
+		case s == 9:
+			id = ""
+		}
+		runs = append(runs, handRun("table2", "texas", "gcn", s, id, 7.25))
+	}
+	runs = append(runs, handRun("table2", "texas", "mlp", 0, "A", 1), handRun("table2", "texas", "mlp", 1, "A", 1))
+	writeResults(t, filepath.Join(dir, "table2.json"), sessions, runs)
+
+	f, err := results.Open(filepath.Join(dir, "table2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := Summaries(f.Runs())
+	methods := append([]string{"lwgcn"}, "gcn", "mlp")
+	cells, cellRuns := comparisonCells(sums, methods, table2Datasets)
+	got := computeTimeToTable(f.Sessions(), cellRuns, cells)
+	want := TimeToTable{SessionSecs: 130.5, Sessions: 2, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 27, CompleteCells: 1}
+	if got != want {
+		t.Errorf("time-to-table %+v, want %+v", got, want)
+	}
+
+	doc, err := table2Section(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The section's cells: every method of `reproduce table2` (LW-GCN, GCN
+	// and MLP among them) on its 9 datasets.
+	line := fmt.Sprintf("Time-to-table: 2.2 min of wall time in 2 sessions; plus 1 runs recorded before sessions: 7 s, "+
+		"the sum of their own training times (total_secs; not wall time); not complete (1 of %d cells have all their "+
+		"protocol runs).", 9*len(Table2Methods))
+	if !strings.Contains(doc, line) {
+		t.Errorf("table 2 section lacks\n%s\nit has:\n%s", line, doc)
+	}
+}
+
+// A complete table (a Planetoid cell needs 3 seeds, others 10 splits) and
+// the duration formats.
+func TestTimeToTableComplete(t *testing.T) {
+	var cora, texas []results.Run
+	for seed := int64(10); seed < 13; seed++ {
+		r := handRun("t", "cora", "gcn", 0, "S", 1)
+		r.Seed = seed
+		cora = append(cora, r)
+	}
+	for s := range 10 {
+		texas = append(texas, handRun("t", "texas", "gcn", s, "S", 1))
+	}
+	cells := []cell{{runs: cora, want: protocolRunCount("cora")}, {runs: texas, want: protocolRunCount("texas")}}
+	tt := computeTimeToTable([]results.Session{{ID: "S", WallSecs: 3 * 3600}}, append(cora, texas...), cells)
+	if !tt.Complete() || tt.Sessions != 1 || tt.SessionSecs != 10800 {
+		t.Errorf("%+v: want complete, 1 session of 10800 s", tt)
+	}
+	if got, want := tt.Markdown(), "Time-to-table: 3 h 00 min of wall time in 1 session; complete (every cell has all its protocol runs).\n"; got != want {
+		t.Errorf("markdown %q, want %q", got, want)
+	}
+	// One seed short: incomplete.
+	cells[0].runs = cora[:2]
+	if tt := computeTimeToTable(nil, nil, cells); tt.Complete() || tt.CompleteCells != 1 {
+		t.Errorf("%+v: want 1 of 2 cells complete", tt)
+	}
+	for secs, want := range map[float64]string{42: "42 s", 750: "12.5 min", 3725: "1 h 02 min"} {
+		if got := fmtDuration(secs); got != want {
+			t.Errorf("fmtDuration(%v) = %q, want %q", secs, got, want)
+		}
+	}
+}
+
+// End to end on Texas (MLP, 1 run, 2 epochs): the session records the run
+// it added; a resumed invocation that adds nothing records a session with
+// 0 runs, and the table's time counts the first session only.
+func TestRunRecordsSessions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	spec := Spec{Experiment: "table2", ResultsPath: filepath.Join(dir, "table2.json"), Datasets: []string{"texas"},
+		Methods: []string{"mlp"}, MaxRuns: 1, Override: Overrides{Epochs: 2}, DatasetOptions: dstest.Options(t),
+		Command: "reproduce", Batch: BatchAlone}
+	for range 2 {
+		if _, err := Run(context.Background(), b, info, spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := results.Open(spec.ResultsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss, runs := f.Sessions(), f.Runs()
+	if len(ss) != 2 || len(runs) != 1 {
+		t.Fatalf("%d sessions and %d runs, want 2 and 1", len(ss), len(runs))
+	}
+	if ss[0].RunsAdded != 1 || ss[1].RunsAdded != 0 || !ss[0].Finished || !ss[1].Finished || runs[0].Session != ss[0].ID {
+		t.Errorf("sessions %+v, run's session %q", ss, runs[0].Session)
+	}
+	s := ss[0]
+	if s.Command != "reproduce" || s.Experiment != "table2" || s.Backend != info.Name || s.Batch != "alone" ||
+		strings.Join(s.Datasets, ",") != "texas" || strings.Join(s.Methods, ",") != "mlp" || s.WallSecs < runs[0].TotalSecs {
+		t.Errorf("session %+v (run took %.3f s)", s, runs[0].TotalSecs)
+	}
+	doc, err := table2Section(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(doc, "of wall time in 1 session;") {
+		t.Errorf("table 2 section does not count the one session that added the run:\n%s", doc)
+	}
+}
+
+// The sweep's and the depth study's cells from hand-made runs: a sweep
+// point is complete with its 10 splits (h read back as recorded, 0.3 as
+// 0.30000000000000004 included); a depth cell is (dataset, method, layers).
+func TestTimeToTableSweepAndDepth(t *testing.T) {
+	var sweep []results.Run
+	for s := range 10 {
+		for _, h := range []float64{0.1 + 0.2, 0.5} {
+			r := handRun("sweep", "chameleon", "gcn", s, "W", 2)
+			r.Key = fmt.Sprintf("%s|h=%g", r.Key, h)
+			r.Params = map[string]float64{"h": h, "degree": 10}
+			if h == 0.5 && s == 9 {
+				continue // one split short at h = 0.5
+			}
+			sweep = append(sweep, r)
+		}
+	}
+	sweep = append(sweep, handRun("sweep", "csbm", "gcn", 0, "X", 1)) // another base: not counted
+	sessions := []results.Session{{ID: "W", WallSecs: 40}, {ID: "X", WallSecs: 7}}
+	got := sweepTimeToTable(sessions, sweep, "chameleon")
+	want := fmt.Sprintf("Time-to-table: 40 s of wall time in 1 session; not complete (1 of %d cells have all their protocol runs).\n",
+		len(SweepMethods)*len(SweepDegrees)*len(SweepHs))
+	if got != want {
+		t.Errorf("sweep: %q, want %q", got, want)
+	}
+
+	dir := t.TempDir()
+	var depth []results.Run
+	for s := range 10 {
+		for _, l := range []int{2, 3} {
+			r := handRun("depth", "texas", "gcn", s, "", 1.5)
+			r.Key = fmt.Sprintf("%s|l=%d", r.Key, l)
+			r.Params = map[string]float64{"layers": float64(l)}
+			depth = append(depth, r)
+		}
+	}
+	writeResults(t, filepath.Join(dir, "depth.json"), nil, depth)
+	line, err := depthTimeToTable(dir, depth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = fmt.Sprintf("Time-to-table: 20 runs recorded before sessions: 30 s, the sum of their own training times "+
+		"(total_secs; not wall time); not complete (2 of %d cells have all their protocol runs).\n",
+		len(depthDatasets)*len(depthMethods)*len(DepthLayers))
+	if line != want {
+		t.Errorf("depth: %q, want %q", line, want)
+	}
+}
