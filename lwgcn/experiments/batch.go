@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/train/batched"
@@ -184,10 +185,10 @@ func (m *lwgcnMethod) memoryModel() nn.Model {
 	fc := labelwise.LabelWiseGCN{Variant: c.Variant, Layers: c.Layers, Hidden: c.Hidden, Dropout: c.Dropout}
 	switch c.Backbone {
 	case labelwise.BackboneGCNII:
-		fg := nn.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}
+		fg := models.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}
 		return &labelwise.BatchedSelection{Selection: labelwise.Selection{FC: fc, FG: fg}}
 	case labelwise.BackboneGCN:
-		return &labelwise.BatchedSelection{Selection: labelwise.Selection{FC: fc, FG: nn.GCN{Hidden: c.Hidden, Dropout: c.Dropout}}}
+		return &labelwise.BatchedSelection{Selection: labelwise.Selection{FC: fc, FG: models.GCN{Hidden: c.Hidden, Dropout: c.Dropout}}}
 	}
 	return labelwise.BatchedFC{LabelWiseGCN: fc}
 }
