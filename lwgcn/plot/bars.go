@@ -77,7 +77,9 @@ func (b *Bars) Dimensions() (w, h float64) {
 	return float64(iw), float64(ih)
 }
 
-func (b *Bars) size() (w, h int) { return sizeOr(b.width, DefaultWidth), sizeOr(b.height, DefaultHeight) }
+func (b *Bars) size() (w, h int) {
+	return sizeOr(b.width, DefaultWidth), sizeOr(b.height, DefaultHeight)
+}
 
 // SVG renders the figure.
 func (b *Bars) SVG() string {

@@ -120,7 +120,9 @@ func (h *Histogram) Dimensions() (w, ht float64) {
 	return float64(iw), float64(ih)
 }
 
-func (h *Histogram) size() (w, ht int) { return sizeOr(h.width, DefaultWidth), sizeOr(h.height, DefaultHeight) }
+func (h *Histogram) size() (w, ht int) {
+	return sizeOr(h.width, DefaultWidth), sizeOr(h.height, DefaultHeight)
+}
 
 // SVG renders the figure.
 func (h *Histogram) SVG() string {

@@ -265,7 +265,9 @@ func (p *LinePlot) Dimensions() (w, h float64) {
 	return float64(iw), float64(ih)
 }
 
-func (p *LinePlot) size() (w, h int) { return sizeOr(p.width, DefaultWidth), sizeOr(p.height, DefaultHeight) }
+func (p *LinePlot) size() (w, h int) {
+	return sizeOr(p.width, DefaultWidth), sizeOr(p.height, DefaultHeight)
+}
 
 // SVG renders the figure.
 func (p *LinePlot) SVG() string {
