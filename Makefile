@@ -46,8 +46,11 @@ build:
 # every notebook in quick mode and the browser tests (headless chromium).
 test: vet tidy-check unit fuzz-smoke kernel-test notebooks-test browser-test
 
+# vet also fails on a file gofmt would change (the toolchain's own gofmt).
 vet:
 	$(GO) vet ./...
+	@out=$$($$($(GO) env GOROOT)/bin/gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './build/*')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change (run gofmt -w):"; echo "$$out"; exit 1; fi
 
 # go.mod and go.sum must be what `go mod tidy` makes them: -diff prints the
 # change it would make and fails, touching nothing (needs the module proxy,
