@@ -93,7 +93,7 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 		}
 		for u := range n {
 			shared[u*r+k] = int32((u*c+int(cls[u]))*r + k)
-			perRun[u*r+k] = int32((k*n+u)*c + int(cls[u]))
+			perRun[u*r+k] = int32((u*r+k)*c + int(cls[u]))
 		}
 		meta[k] = map[string]int{LabelWiseInput + "/present": lw.NumPresent}
 	}
@@ -145,9 +145,10 @@ type lwRuns struct {
 //	out_r = A_r · M_r + h_r·W0_r + b_r,   M_r[u] = h_r[u]·W_class_r(u)
 //
 // On shared features the products X·W0 and X·[W_1..W_C] are one product
-// each for all runs (fused weights [F, R·out] and [F, C, R·out]); on h they
-// are batched over the runs. M_r picks each node's class block out of the
-// all-classes product (one gather for all runs), and the aggregation is
+// each for all runs (fused weights [F, R·out] and [F, C, R·out]); on h
+// they are batched over the runs (batched.PerRun, weights held transposed).
+// M_r picks each node's class block out of the all-classes product (one
+// gather for all runs), and the aggregation is
 // one product over the shared edge pattern with per-run values. The
 // official code builds [A_1 h, …, A_C h, h] per class instead; the
 // projected form is the same linear map (see nn.LabelWiseConv).
@@ -173,12 +174,10 @@ func (lw lwRuns) conv(b *batched.Builder, scope string, x nn.Features, h *Node, 
 		y := mul(Reshape(wCls, f, c*b.Runs*out))                                 // [N, C·R·out]
 		m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
 	} else {
-		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsFirst, f, out))
-		wCls := b.Param(scope+"/weight_cls", init, batched.RunsFirst, f, c, out) // [R, F, C, out]
-		hr := Reshape(h, n, b.Runs, f)
-		y := DotGeneral(hr, []int{2}, []int{1}, Reshape(wCls, b.Runs, f, c*out), []int{1}, []int{0}) // [R, N, C·out]
-		y = Reshape(y, b.Runs*n*c, out)                                                              // rows (r·N + u)·C + class
-		m = Gather(y, lw.perRun, true)
+		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsTransposed, f, out))
+		wCls := b.Param(scope+"/weight_cls", init, batched.RunsTransposed, f, c, out) // [R, C·out, F]
+		y := b.PerRun(h, wCls)                                                        // [N, R·C·out]
+		m = Gather(Reshape(y, n*b.Runs*c, out), lw.perRun, true)                      // rows (u·R + r)·C + class
 	}
 	m = Reshape(m, n, b.Runs*out)
 	agg := lw.adj.MulRuns(m, b.Runs, lw.vals)
