@@ -24,6 +24,9 @@ const (
 	// h[u]·W_class_r(u) out of the all-classes products (see lwConvRuns).
 	batchedLWShared = "runs/lw/gshared"
 	batchedLWPerRun = "runs/lw/gperrun"
+	// batchedLWXCls: on sparse features, every run's class-shifted
+	// features as one sparse matrix [N·R, F·C·R] (see PrepareRuns).
+	batchedLWXCls = "runs/lw/xcls"
 )
 
 // BatchedFC is f_C (LabelWiseGCN) for batched training (package
@@ -73,6 +76,7 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 	vals := make([]float32, p.NNZ()*r)
 	shared, perRun := make([]int32, n*r), make([]int32, n*r)
 	meta := make([]map[string]int, r)
+	labels := make([][]int32, r)
 	for k, run := range runs {
 		cls, err := m.Labels(run)
 		if err != nil {
@@ -96,6 +100,12 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 			perRun[u*r+k] = int32((u*r+k)*c + int(cls[u]))
 		}
 		meta[k] = map[string]int{LabelWiseInput + "/present": lw.NumPresent}
+		labels[k] = cls
+	}
+	if x := g.Features(); x != nil && x.Density() < nn.SparseDensityThreshold {
+		if err := setClassShiftedRuns(in, x, labels, c); err != nil {
+			return nil, fmt.Errorf("lwgcn: class-shifted features of %q: %w", g.Name(), err)
+		}
 	}
 	in.SetFloat(batchedLWVals, vals, p.NNZ(), r)
 	in.SetInt32(batchedLWShared, shared, n*r, 1)
@@ -109,6 +119,9 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 	n, c := x.NumRows(), in.Meta(nn.InputNumClasses)
 	lw := lwRuns{adj: in.Sparse(batchedLWAdj).ForPass(train), vals: in.Get(batchedLWVals),
 		shared: in.Get(batchedLWShared), perRun: in.Get(batchedLWPerRun), classes: c}
+	if in.Maybe(batchedLWXCls+"/rows") != nil {
+		lw.xcls = in.Sparse(batchedLWXCls).ForPass(train)
+	}
 	if m.Variant == Dense { // Config.Validate: at least 2 layers
 		h := nn.ReLU(lw.conv(b, "/lw1", x, nil, m.Hidden))
 		for l := 2; l < m.Layers; l++ {
@@ -135,6 +148,7 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 // lwRuns is the label-wise structure of R runs inside a graph.
 type lwRuns struct {
 	adj                  *nn.SpMat
+	xcls                 *nn.SpMat // nil: features not sparse
 	vals, shared, perRun *Node
 	classes              int
 }
@@ -171,8 +185,16 @@ func (lw lwRuns) conv(b *batched.Builder, scope string, x nn.Features, h *Node, 
 		}
 		self = mul(b.Param(scope+"/weight_self", init, batched.FusedCols, f, out))
 		wCls := b.Param(scope+"/weight_cls", init, batched.FusedCols, f, c, out) // [F, C, R·out]
-		y := mul(Reshape(wCls, f, c*b.Runs*out))                                 // [N, C·R·out]
-		m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
+		if x.Sparse != nil && lw.xcls != nil {
+			// Row (j·C + k)·R + r of wCls is W_k of run r at feature j:
+			// each run's class-shifted product, gathers only (as alone).
+			// S holds the features' own values: f_C's first layer has no
+			// dropout.
+			m = lw.xcls.Mul(Reshape(wCls, f*c*b.Runs, out)) // rows u·R + r
+		} else {
+			y := mul(Reshape(wCls, f, c*b.Runs*out)) // [N, C·R·out]
+			m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
+		}
 	} else {
 		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsTransposed, f, out))
 		wCls := b.Param(scope+"/weight_cls", init, batched.RunsTransposed, f, c, out) // [R, C·out, F]
