@@ -78,8 +78,10 @@ func For(m nn.Model) (Model, error) {
 		return GCN{m}, nil
 	case nn.GCNII:
 		return GCNII{m}, nil
+	case nn.GAT:
+		return GAT{m}, nil
 	}
-	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)", m.Name())
+	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii, gat, and models with a Batched method such as LW-GCN's f_C)", m.Name())
 }
 
 // MLP is nn.MLP for R runs.
