@@ -20,10 +20,10 @@ import (
 //
 //	forward  y  = (h as [R, N, in]) · wTᵀ               → [N, R, out]
 //	dh          = (v as [R, N, out]) · wT               → [N, R, in]
-//	dwT         = (vᵀ as [R, out, N]) · (hᵀ as [R, in, N])ᵀ
+//	dwT         = (vᵀ as [R, out, N]) · (h as [R, N, in])
 //
-// with hᵀ and vᵀ the 2-D transposes of h [N, R·in] and v [N, R·out]. The
-// same numbers as alone (the same products per run).
+// with vᵀ the 2-D transpose of v [N, R·out]. The same numbers as alone
+// (the same products per run).
 func (b *Builder) PerRun(h, wT *Node) *Node {
 	r := b.Runs
 	n, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
@@ -41,9 +41,9 @@ func (b *Builder) PerRun(h, wT *Node) *Node {
 		func() []*Node {
 			// Only the gradients of this sum are used (its value, 2y, is
 			// never computed): the first term's for h, the second's for wT.
-			hT := Reshape(Transpose(StopGradient(h), 0, 1), r, in, n)        // [R, in, N]
-			yT := DotGeneral(wT, []int{2}, []int{0}, hT, []int{1}, []int{0}) // [R, out, N]
-			yw := Transpose(Reshape(yT, r*out, n), 0, 1)                     // [N, R·out]
+			hr := TransposeAllDims(Reshape(StopGradient(h), n, r, in), 1, 0, 2) // [R, N, in]
+			yT := DotGeneral(wT, []int{2}, []int{0}, hr, []int{2}, []int{0})    // [R, out, N]
+			yw := Transpose(Reshape(yT, r*out, n), 0, 1)                        // [N, R·out]
 			return []*Node{Add(fwd(h, StopGradient(wT)), yw)}
 		},
 		true)
