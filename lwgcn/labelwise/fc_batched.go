@@ -25,6 +25,9 @@ const (
 	// h[u]·W_class_r(u) out of the all-classes products (see lwConvRuns).
 	batchedLWShared = "runs/lw/gshared"
 	batchedLWPerRun = "runs/lw/gperrun"
+	// batchedLWXCls: on sparse features, every run's class-shifted
+	// features as one sparse matrix [N·R, F·C·R] (see PrepareRuns).
+	batchedLWXCls = "runs/lw/xcls"
 )
 
 // BatchedFC is f_C (LabelWiseGCN) for batched training (package
@@ -74,6 +77,7 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 	vals := make([]float32, p.NNZ()*r)
 	shared, perRun := make([]int32, n*r), make([]int32, n*r)
 	meta := make([]map[string]int, r)
+	labels := make([][]int32, r)
 	for k, run := range runs {
 		cls, err := m.Labels(run)
 		if err != nil {
@@ -94,9 +98,15 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 		}
 		for u := range n {
 			shared[u*r+k] = int32((u*c+int(cls[u]))*r + k)
-			perRun[u*r+k] = int32((k*n+u)*c + int(cls[u]))
+			perRun[u*r+k] = int32((u*r+k)*c + int(cls[u]))
 		}
 		meta[k] = map[string]int{LabelWiseInput + "/present": lw.NumPresent}
+		labels[k] = cls
+	}
+	if x := g.Features(); x != nil && x.Density() < nn.SparseDensityThreshold {
+		if err := setClassShiftedRuns(in, x, labels, c); err != nil {
+			return nil, fmt.Errorf("lwgcn: class-shifted features of %q: %w", g.Name(), err)
+		}
 	}
 	in.SetFloat(batchedLWVals, vals, p.NNZ(), r)
 	in.SetInt32(batchedLWShared, shared, n*r, 1)
@@ -110,6 +120,9 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 	n, c := x.NumRows(), in.Meta(nn.InputNumClasses)
 	lw := lwRuns{adj: sparse.FromNodes(in, batchedLWAdj).ForPass(train), vals: in.Get(batchedLWVals),
 		shared: in.Get(batchedLWShared), perRun: in.Get(batchedLWPerRun), classes: c}
+	if in.Maybe(batchedLWXCls+"/rows") != nil {
+		lw.xcls = sparse.FromNodes(in, batchedLWXCls).ForPass(train)
+	}
 	if m.Variant == Dense { // Config.Validate: at least 2 layers
 		h := nn.ReLU(lw.conv(b, "/lw1", x, nil, m.Hidden))
 		for l := 2; l < m.Layers; l++ {
@@ -136,6 +149,7 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 // lwRuns is the label-wise structure of R runs inside a graph.
 type lwRuns struct {
 	adj                  *sparse.SpMat
+	xcls                 *sparse.SpMat // nil: features not sparse
 	vals, shared, perRun *Node
 	classes              int
 }
@@ -146,9 +160,10 @@ type lwRuns struct {
 //	out_r = A_r · M_r + h_r·W0_r + b_r,   M_r[u] = h_r[u]·W_class_r(u)
 //
 // On shared features the products X·W0 and X·[W_1..W_C] are one product
-// each for all runs (fused weights [F, R·out] and [F, C, R·out]); on h they
-// are batched over the runs. M_r picks each node's class block out of the
-// all-classes product (one gather for all runs), and the aggregation is
+// each for all runs (fused weights [F, R·out] and [F, C, R·out]); on h
+// they are batched over the runs (batched.PerRun, weights held transposed).
+// M_r picks each node's class block out of the all-classes product (one
+// gather for all runs), and the aggregation is
 // one product over the shared edge pattern with per-run values. The
 // official code builds [A_1 h, …, A_C h, h] per class instead; the
 // projected form is the same linear map (see nn.LabelWiseConv).
@@ -171,15 +186,21 @@ func (lw lwRuns) conv(b *batched.Builder, scope string, x nn.Features, h *Node, 
 		}
 		self = mul(b.Param(scope+"/weight_self", init, batched.FusedCols, f, out))
 		wCls := b.Param(scope+"/weight_cls", init, batched.FusedCols, f, c, out) // [F, C, R·out]
-		y := mul(Reshape(wCls, f, c*b.Runs*out))                                 // [N, C·R·out]
-		m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
+		if x.Sparse != nil && lw.xcls != nil {
+			// Row (j·C + k)·R + r of wCls is W_k of run r at feature j:
+			// each run's class-shifted product, gathers only (as alone).
+			// S holds the features' own values: f_C's first layer has no
+			// dropout.
+			m = lw.xcls.Mul(Reshape(wCls, f*c*b.Runs, out)) // rows u·R + r
+		} else {
+			y := mul(Reshape(wCls, f, c*b.Runs*out)) // [N, C·R·out]
+			m = Gather(Reshape(y, n*c*b.Runs, out), lw.shared, true)
+		}
 	} else {
-		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsFirst, f, out))
-		wCls := b.Param(scope+"/weight_cls", init, batched.RunsFirst, f, c, out) // [R, F, C, out]
-		hr := Reshape(h, n, b.Runs, f)
-		y := DotGeneral(hr, []int{2}, []int{1}, Reshape(wCls, b.Runs, f, c*out), []int{1}, []int{0}) // [R, N, C·out]
-		y = Reshape(y, b.Runs*n*c, out)                                                              // rows (r·N + u)·C + class
-		m = Gather(y, lw.perRun, true)
+		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsTransposed, f, out))
+		wCls := b.Param(scope+"/weight_cls", init, batched.RunsTransposed, f, c, out) // [R, C·out, F]
+		y := b.PerRun(h, wCls)                                                        // [N, R·C·out]
+		m = Gather(Reshape(y, n*b.Runs*c, out), lw.perRun, true)                      // rows (u·R + r)·C + class
 	}
 	m = Reshape(m, n, b.Runs*out)
 	agg := lw.adj.MulRuns(m, b.Runs, lw.vals)

@@ -31,7 +31,6 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 		}
 		vals = StopGradient(ConvertDType(vals, dt))
 	}
-	h := x.Shape().Dimensions[1] / runs
 	var rs, cs *Node
 	if m.RowScale != nil {
 		rs = ConvertDType(m.RowScale, dt)
@@ -40,22 +39,7 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 		cs = ConvertDType(m.ColScale, dt)
 	}
 	if m.dense != nil {
-		// B as [rows, cols, R] from the coordinates, then one product batched
-		// over the runs; autodiff gives the gradient.
-		b := Scatter(m.coo, vals, shapes.Make(dt, m.NumRows, m.NumCols, runs), false, false)
-		if m.noGrad {
-			x = StopGradient(x)
-		}
-		if cs != nil {
-			x = Mul(x, cs)
-		}
-		xr := Reshape(x, m.NumCols, runs, h)
-		y := DotGeneral(b, []int{1}, []int{2}, xr, []int{0}, []int{1}) // [R, rows, H]
-		y = Reshape(TransposeAllDims(y, 1, 0, 2), m.NumRows, runs*h)
-		if rs != nil {
-			y = Mul(y, rs)
-		}
-		return y
+		return m.mulRunsDense(x, vals, rs, cs, runs)
 	}
 	var vp *Node // nil: m's own values (pre-arranged per chunk) or ones
 	if vals != nil {

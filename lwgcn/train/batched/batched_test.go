@@ -240,6 +240,8 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 		{"gcn3/sparse", true, models.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}},
 		{"gcnii/sparse", true, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
 		{"gcnii/dense", false, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
+		{"gat/sparse", true, models.GAT{Hidden: 4, Heads: 3, OutHeads: 2, Dropout: 0.5, AttentionDropout: 0.3}},
+		{"gat/dense", false, models.GAT{Hidden: 4, Heads: 3, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -314,8 +316,8 @@ func TestBatchedEqualsAloneGroups(t *testing.T) {
 }
 
 func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
-	_, err := For(models.GAT{Hidden: 8, Heads: 2})
-	if err == nil || err.Error() != `batched: no batched form of model "gat" (batched: mlp, gcn, gcnii, and models with a Batched method such as LW-GCN's f_C)` {
+	_, err := For(models.H2GCN{})
+	if err == nil || err.Error() != `batched: no batched form of model "h2gcn" (batched: mlp, gcn, gcnii, gat, and models with a Batched method such as LW-GCN's f_C)` {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -373,4 +375,18 @@ func TestBatchSizeFromMemory(t *testing.T) {
 		t.Fatalf("arxiv-sized GCN: batch %d of %d bytes each exceeds the %d-byte budget", r, RunBytes(big, gm), int64(DefaultMemoryBudget))
 	}
 	t.Logf("arxiv-sized GCN (256 hidden): %d runs per batch, %.2f GB per run", r, float64(RunBytes(big, gm))/1e9)
+}
+
+// GAT's estimate adds its per-edge buffers to the dense part (hidden =
+// heads x hidden), by hand on the tiny graph.
+func TestRunBytesGAT(t *testing.T) {
+	g := tinyGraph(t, 60, 3, false, 5) // dense features 60 x 12
+	m := models.GAT{Hidden: 4, Heads: 2, OutHeads: 1}
+	e := int64(len(g.Src()) + 60)
+	// hidden 8: weights 12·8 + 8·3 + 8 + 3 = 131; masks 60·8 + 3·60·12 = 2640; activations 12·60·(2·8+3) = 13680;
+	// per edge 8·2 + 2·8 + 8·1 + 2·1·3 = 46.
+	want := 4 * (4*131 + 2640 + 13680 + 46*e)
+	if got := RunBytes(g, m); got != want {
+		t.Fatalf("RunBytes(GAT) = %d, want %d (%d edges)", got, want, e)
+	}
 }

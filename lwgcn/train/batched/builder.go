@@ -19,6 +19,10 @@ const (
 	FusedCols Layout = iota
 	// RunsFirst: a weight of dims D of every run as [R, D...].
 	RunsFirst
+	// RunsTransposed: a weight [in, d1, …] of every run as [R, d1·…, in],
+	// each run's matrix transposed (the layout PerRun multiplies with no
+	// general transpose, forward or backward; see perrun.go).
+	RunsTransposed
 )
 
 // paramSpec is a batched weight: its unbatched path, initialisation, the
@@ -62,7 +66,13 @@ func (p paramSpec) index(runs, k, i int) int {
 	for _, d := range p.dims {
 		n *= d
 	}
-	if p.layout == RunsFirst || len(p.dims) == 1 {
+	if p.layout == RunsTransposed && len(p.dims) > 1 {
+		in := p.dims[0]
+		cols := n / in
+		row, col := i/cols, i%cols
+		return k*n + col*in + row
+	}
+	if p.layout != FusedCols || len(p.dims) == 1 {
 		return k*n + i
 	}
 	d1 := p.dims[len(p.dims)-1]
@@ -72,7 +82,15 @@ func (p paramSpec) index(runs, k, i int) int {
 
 // varDims are the variable's dims for runs runs.
 func (p paramSpec) varDims(runs int) []int {
-	if p.layout == RunsFirst {
+	if p.layout == RunsTransposed && len(p.dims) > 1 {
+		in := p.dims[0]
+		n := 1
+		for _, d := range p.dims {
+			n *= d
+		}
+		return []int{runs, n / in, in}
+	}
+	if p.layout != FusedCols {
 		return append([]int{runs}, p.dims...)
 	}
 	d := append([]int(nil), p.dims...)
@@ -209,21 +227,12 @@ func (b *Builder) FirstLayer(scope string, x nn.Features, rate float64, train bo
 	return y
 }
 
-// PerRun is each run's h_r·W_r for h [N, R·in] and w [R, in, out]: one
-// product batched over the runs, [N, R·out].
-func (b *Builder) PerRun(h, w *Node) *Node {
-	n, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
-	in, out := width/b.Runs, w.Shape().Dimensions[2]
-	y := DotGeneral(Reshape(h, n, b.Runs, in), []int{2}, []int{1}, w, []int{1}, []int{0}) // [R, N, out]
-	return Reshape(TransposeAllDims(y, 1, 0, 2), n, b.Runs*out)
-}
-
 // Linear is each run's h_r·W_r (+ b_r) for h [N, R·in]: W is
-// "<scope>/weight" [in, out] per run, held as [R, in, out] and applied with
-// one product batched over the runs; the result is [N, R·out].
+// "<scope>/weight" [in, out] per run, held transposed as [R, out, in]
+// (RunsTransposed) and applied with PerRun; the result is [N, R·out].
 func (b *Builder) Linear(scope string, h *Node, out int, bias bool, wInit, bInit nn.Init) *Node {
 	in := h.Shape().Dimensions[1] / b.Runs
-	y := b.PerRun(h, b.Param(scope+"/weight", wInit, RunsFirst, in, out))
+	y := b.PerRun(h, b.Param(scope+"/weight", wInit, RunsTransposed, in, out))
 	if bias {
 		y = Add(y, ExpandAxes(b.Param(scope+"/bias", bInit, FusedCols, out), 0))
 	}

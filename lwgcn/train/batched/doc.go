@@ -29,12 +29,12 @@
 //
 // # Models
 //
-// Batched models exist here for MLP, GCN (any depth) and GCNII; For
+// Batched models exist here for MLP, GCN (any depth), GCNII and GAT; For
 // converts an nn.Model, and says which models have no batched form yet.
 // Models defined elsewhere plug in through Batchable, RunInputs (per-run
 // inputs such as LW-GCN's pseudo-labels), Epocher (their own epoch) and
 // MemoryEstimator: package labelwise batches f_C (LW-GCN\G) and LW-GCN with
-// selection that way (labelwise.BatchedRunner). GAT and the other baselines are
+// selection that way (labelwise.BatchedRunner). The other baselines are
 // trained one run at a time. The unbatched trainer (package train) stays
 // the reference and the debugging path.
 //

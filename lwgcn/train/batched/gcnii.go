@@ -65,11 +65,12 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 
 // gcn2Conv is nn.GCN2Conv for R runs: S = (1-α)·Â·h + α·h0 aggregated
 // once over [rows, R·H], then S_r·(θ·W_r + (1-θ)·I) batched over the runs;
-// W is "/conv<layer>/weight" [H, H] per run, held as [R, H, H].
+// W is "/conv<layer>/weight" [H, H] per run, held transposed as [R, H, H]
+// (RunsTransposed; I is its own transpose).
 func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *sparse.SpMat, alpha, lambda float64) *Node {
 	hd := h.Shape().Dimensions[1] / b.Runs
 	theta := math.Log(lambda/float64(layer) + 1)
-	w := b.Param(fmt.Sprintf("/conv%d/weight", layer), nn.Uniform(1/math.Sqrt(float64(hd))), RunsFirst, hd, hd)
+	w := b.Param(fmt.Sprintf("/conv%d/weight", layer), nn.Uniform(1/math.Sqrt(float64(hd))), RunsTransposed, hd, hd)
 	a := *adj
 	if a.RowScale != nil {
 		a.RowScale = MulScalar(ConvertDType(a.RowScale, h.DType()), 1-alpha)
@@ -78,6 +79,6 @@ func (b *Builder) gcn2Conv(layer int, h, alphaH0 *Node, adj *sparse.SpMat, alpha
 	}
 	s := Add(a.MulRuns(h, b.Runs, nil), alphaH0)
 	eye := ConvertDType(Equal(Iota(b.g, shapes.Make(dtypes.Int32, hd, hd), 0), Iota(b.g, shapes.Make(dtypes.Int32, hd, hd), 1)), h.DType())
-	wEff := Add(MulScalar(w, theta), ExpandAxes(MulScalar(eye, 1-theta), 0)) // [R, H, H]
+	wEff := Add(MulScalar(w, theta), ExpandAxes(MulScalar(eye, 1-theta), 0)) // [R, H, H], transposed
 	return b.PerRun(s, wEff)
 }

@@ -31,8 +31,16 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 		return e.RunBytes(g)
 	}
 	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
-	var hidden, layers int64 = 64, 2
+	var hidden, layers, edgeActs int64 = 64, 2, 0
 	switch m := m.(type) {
+	case models.GAT:
+		// Per edge and head: score, softmax terms, attention and its mask
+		// (about 8 [E, K] buffers), and the messages [E, K, O] with their
+		// gradient, for both layers.
+		hidden = int64(m.Heads * m.Hidden)
+		e := int64(len(g.Src()) + g.NumNodes()) // with self loops
+		k2 := int64(max(m.OutHeads, 1))
+		edgeActs = e * (8*int64(m.Heads) + 2*hidden + 8*k2 + 2*k2*int64(g.NumClasses()))
 	case models.MLP:
 		hidden = int64(m.Hidden)
 	case models.GCN:
@@ -49,7 +57,7 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 		masks += 3 * n * f // mask, dropped features and their product's operand
 	}
 	acts := 12 * n * (layers*hidden + c)
-	return bytesPerValue * (4*weights + masks + acts)
+	return bytesPerValue * (4*weights + masks + acts + edgeActs)
 }
 
 // MemoryEstimator is a model that estimates the working memory one of its
