@@ -41,7 +41,11 @@ var benchBatchedModels = map[string]string{
 	"gcn":   "GCN epoch (64 hidden, dropout 0.5, Adam lr 0.01, weight decay 5e-4)",
 	"gcnii": "GCNII epoch (the zoo's reference settings for the dataset)",
 	"mlp":   "MLP epoch (the zoo's reference settings for the dataset)",
+	"gat":   "GAT epoch (the zoo's reference settings for the dataset)",
 }
+
+// benchZooNames are the -model choices timed with the zoo's settings.
+var benchZooNames = map[string]bool{"gcnii": true, "mlp": true, "gat": true}
 
 // benchZooModel builds a -model that is timed with the zoo's reference
 // settings: the model, its graph and its training configuration.
@@ -73,7 +77,7 @@ type blockTiming struct {
 func runBenchBatched(args []string) error {
 	fs := newFlagSet("bench-batched", "[flags]")
 	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
-	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii" or "mlp"`)
+	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii", "mlp" or "gat"`)
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
 	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
 	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")
@@ -253,7 +257,7 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 			return blockTiming{}, err
 		}
 		epoch = er.Epoch
-	case (modelName == "gcnii" || modelName == "mlp") && mode == "batched":
+	case benchZooNames[modelName] && mode == "batched":
 		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
 		if err != nil {
 			return blockTiming{}, err
@@ -267,7 +271,7 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 			return blockTiming{}, err
 		}
 		epoch, per = er.Epoch, runs
-	case (modelName == "gcnii" || modelName == "mlp") && mode == "alone":
+	case benchZooNames[modelName] && mode == "alone":
 		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
 		if err != nil {
 			return blockTiming{}, err
