@@ -17,6 +17,12 @@ type TimeToTable struct {
 	// recorded at least one of the table's runs.
 	SessionSecs float64
 	Sessions    int
+	// MaxLoad1 is the highest 1-minute load average those sessions recorded
+	// (at start or end; -1: none recorded) and MaxProcs their largest
+	// GOMAXPROCS: a load above it means the machine was shared and the wall
+	// time is longer than the work alone would take.
+	MaxLoad1 float64
+	MaxProcs int
 	// UnsessionedRuns are the table's runs that name no session (recorded
 	// before sessions existed, or by a session missing from the file);
 	// UnsessionedSecs the sum of their TotalSecs (training time, not wall
@@ -55,7 +61,7 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 	for _, s := range sessions {
 		byID[s.ID] = s
 	}
-	var t TimeToTable
+	t := TimeToTable{MaxLoad1: -1}
 	seen := map[string]bool{}
 	for _, r := range runs {
 		s, ok := byID[r.Session]
@@ -68,6 +74,12 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 			seen[s.ID] = true
 			t.Sessions++
 			t.SessionSecs += s.WallSecs
+			t.MaxProcs = max(t.MaxProcs, s.GOMAXPROCS)
+			for _, l := range []*float64{s.Load1Start, s.Load1End} {
+				if l != nil {
+					t.MaxLoad1 = max(t.MaxLoad1, *l)
+				}
+			}
 		}
 	}
 	t.Cells = len(cells)
@@ -99,8 +111,12 @@ func fmtDuration(secs float64) string {
 func (t TimeToTable) Markdown() string {
 	var parts []string
 	if t.Sessions > 0 {
-		parts = append(parts, fmt.Sprintf("%s of wall time in %d session%s", fmtDuration(t.SessionSecs), t.Sessions,
-			map[bool]string{true: "", false: "s"}[t.Sessions == 1]))
+		p := fmt.Sprintf("%s of wall time in %d session%s", fmtDuration(t.SessionSecs), t.Sessions,
+			map[bool]string{true: "", false: "s"}[t.Sessions == 1])
+		if t.MaxLoad1 >= 0 && t.MaxProcs > 0 && t.MaxLoad1 > float64(t.MaxProcs)+0.5 {
+			p += fmt.Sprintf(" (the machine was shared: load average up to %.1f for GOMAXPROCS %d)", t.MaxLoad1, t.MaxProcs)
+		}
+		parts = append(parts, p)
 	}
 	if t.UnsessionedRuns > 0 {
 		parts = append(parts, fmt.Sprintf("%d runs recorded before sessions: %s, the sum of their own training "+

@@ -62,7 +62,7 @@ func TestTimeToTableTable2(t *testing.T) {
 	methods := append([]string{"lwgcn"}, "gcn", "mlp")
 	cells, cellRuns := comparisonCells(sums, methods, table2Datasets)
 	got := computeTimeToTable(f.Sessions(), cellRuns, cells)
-	want := TimeToTable{SessionSecs: 130.5, Sessions: 2, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 27, CompleteCells: 1}
+	want := TimeToTable{SessionSecs: 130.5, Sessions: 2, MaxLoad1: -1, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 27, CompleteCells: 1}
 	if got != want {
 		t.Errorf("time-to-table %+v, want %+v", got, want)
 	}
@@ -100,6 +100,23 @@ func TestTimeToTableComplete(t *testing.T) {
 	}
 	if got, want := tt.Markdown(), "Time-to-table: 3 h 00 min of wall time in 1 session; complete (every cell has all its protocol runs).\n"; got != want {
 		t.Errorf("markdown %q, want %q", got, want)
+	}
+	// Sessions on a shared machine say so: the highest load recorded (start
+	// or end, any session) against the largest GOMAXPROCS; a load within
+	// GOMAXPROCS + 0.5 is not called shared.
+	l := func(v float64) *float64 { return &v }
+	shared := []results.Session{{ID: "S", WallSecs: 60, GOMAXPROCS: 2, Load1Start: l(1.2), Load1End: l(7.25)},
+		{ID: "U", WallSecs: 60, GOMAXPROCS: 2, Load1Start: l(9)}} // U recorded no run of the table: not counted
+	tt = computeTimeToTable(shared, texas, cells[1:])
+	if tt.MaxLoad1 != 7.25 || tt.MaxProcs != 2 {
+		t.Errorf("%+v: want max load 7.25, GOMAXPROCS 2", tt)
+	}
+	if got, want := tt.Markdown(), "Time-to-table: 1.0 min of wall time in 1 session (the machine was shared: load average up to 7.2 for GOMAXPROCS 2); complete (every cell has all its protocol runs).\n"; got != want {
+		t.Errorf("markdown %q, want %q", got, want)
+	}
+	shared[0].Load1End = l(2.4)
+	if got := computeTimeToTable(shared, texas, cells[1:]).Markdown(); strings.Contains(got, "shared") {
+		t.Errorf("load 2.4 for GOMAXPROCS 2 called shared: %q", got)
 	}
 	// One seed short: incomplete.
 	cells[0].runs = cora[:2]
