@@ -27,13 +27,13 @@ const (
 // batchedByDefault are the methods BatchAuto trains batched: those whose
 // batched split-epoch measured faster than alone (`lwgcn bench-batched`,
 // 10 runs per batch). GCN: 1.2-1.7x faster (results/bench-batched.json, idle
-// machine). Measured and left alone (GOMAXPROCS=2, median of 3 alternating
-// blocks, on the shared machine at load ~8, so wall times are noisy; CPU
-// times agree): MLP 1.15x on Texas but 0.63x on Chameleon (CPU 0.96x);
-// GCNII 0.92x on Texas and 0.59x on Chameleon. LW-GCN and its ablations
-// measured 0.65-0.96x (results/bench-batched.json) and stay alone until
-// the batched LW-GCN gets faster. Flip an entry here when a measurement
-// says so.
+// machine). Measured and left alone: LW-GCN 0.70-1.07x (idle machine, after
+// the per-run transposes were removed; results/bench-batched.json), so its
+// ablations stay alone too; on the shared machine (GOMAXPROCS=2, load ~8,
+// noisy wall times): MLP 1.15x on Texas but 0.63x on Chameleon (CPU 0.96x),
+// GCNII 0.92x on Texas and 0.59x on Chameleon, GAT 0.75x on Texas. `-batch N`
+// batches any of them on request. Flip an entry here when a measurement says
+// so.
 var batchedByDefault = map[string]bool{
 	"gcn": true,
 }
