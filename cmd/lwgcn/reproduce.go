@@ -49,7 +49,7 @@ func addBatchFlag(fs *flag.FlagSet) *int {
 	return fs.Int("batch", experiments.BatchAuto, "runs of a cell trained together in one computation: 0 = auto (batched for "+
 		"the methods measured faster batched, "+strings.Join(experiments.BatchedMethodsByDefault(), ", ")+
 		", as many runs as memory allows; the others alone), 1 = every run alone (the unbatched path), N = N runs per "+
-		"computation for every method with a batched form (MLP, GCN, GCNII, LW-GCN and its ablations)")
+		"computation for every method with a batched form (MLP, GCN, GCNII, GAT, LW-GCN and its ablations)")
 }
 
 // resultsDir is <repo>/results (or ./results outside the repository).
