@@ -70,6 +70,8 @@ OFFLINE_TEMPLATE = r"""
 <style type="text/css">
 math[display="block"] { display: block; margin: 0.6em 0; text-align: center; }
 .jp-RenderedHTMLCommon math { font-size: 1.1em; }
+/* A figure wider than the output area scales down to it (aspect kept) instead of being cut. */
+.lwgcn-figure img { max-width: 100%; height: auto; }
 </style>
 {%- endblock html_head_js_mathjax -%}
 {% block jupyter_widgets %}{% endblock jupyter_widgets %}
