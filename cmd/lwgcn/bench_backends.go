@@ -40,6 +40,7 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 		fmt.Fprintln(os.Stderr, info)
 		threads := fmt.Sprintf("GOMAXPROCS=%d, %d CPUs", runtime.GOMAXPROCS(0), runtime.NumCPU())
 		fmt.Printf("== %s (%s)\n", info.Name, threads)
+		start, sampleErr := results.SampleCPU()
 		for _, name := range datasetNames {
 			row, err := benchEpochOn(b, info, name, minTime, opts)
 			if err != nil {
@@ -68,6 +69,13 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 			}
 		}
 		b.Finalize()
+		if end, err := results.SampleCPU(); sampleErr == nil && err == nil {
+			others := start.OtherCores(end)
+			fmt.Printf("other processes kept %.2f cores busy on average during these timings\n", others)
+			for i := range rows {
+				rows[i].OtherCores = &others
+			}
+		}
 		// Written after each backend, so a long run interrupted later keeps
 		// what it measured.
 		if err := saveBackendRows(path, rows); err != nil {

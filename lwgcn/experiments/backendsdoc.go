@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/figures"
@@ -66,16 +67,66 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString("XLA CPU runs its own pool, one thread per CPU the process may use (its affinity mask), so both\n")
 		b.WriteString("use the stated number. PyTorch is the authors' code at the same number of threads (issue 15's\n")
 		b.WriteString("side-by-side measurement); PyTorch ÷ backend above 1 means faster than PyTorch.\n\n")
-		b.WriteString("**The machine was shared while these were measured** (load average 12 to 14 on its 2 cores, four\n")
-		b.WriteString("sessions' jobs): wall times are mostly waiting for a core and the ratios to PyTorch (measured on an\n")
-		b.WriteString("idle machine) are not meaningful here; the CPU time in parentheses is the steadier comparison of\n")
-		b.WriteString("the two backends. Re-run the two commands on an idle machine for the PyTorch ratios. Rows absent\n")
-		b.WriteString("from the table were not run (one-thread timings on Squirrel and Cora: XLA's compile alone took\n")
-		b.WriteString("5 to 6 minutes per graph under this load).\n\n")
+		b.WriteString(backendShareNote(rows) + "\n\n")
 		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, DatasetTitle, speedDatasets).Markdown())
 		b.WriteString("\nGPU (XLA CUDA): not run here (no GPU machine was lent); xla/README.md lists the steps.\n")
 	}
 	return b.String(), nil
+}
+
+// sharedCores is the average number of other processes' busy cores above
+// which a block of timings counts as taken on a shared machine.
+const sharedCores = 0.25
+
+// backendShareNote says whether the machine was idle while the backend
+// timings were taken, from each block's recorded OtherCores, so that a
+// reader knows how far the wall times (and the ratios to PyTorch, measured
+// on an idle machine) can be trusted.
+func backendShareNote(rows []results.BackendBench) string {
+	type block struct {
+		backend string
+		threads int
+	}
+	var unknown, shared []string
+	worst := 0.0
+	seen := map[block]bool{}
+	for _, r := range rows {
+		k := block{r.Backend, r.Threads()}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		name := fmt.Sprintf("%s at %d thread%s", r.Backend, r.Threads(), map[bool]string{true: "", false: "s"}[r.Threads() == 1])
+		switch {
+		case r.OtherCores == nil:
+			unknown = append(unknown, name)
+		case *r.OtherCores > sharedCores:
+			shared = append(shared, fmt.Sprintf("%s: %.2f cores", name, *r.OtherCores))
+		}
+		if r.OtherCores != nil {
+			worst = max(worst, *r.OtherCores)
+		}
+	}
+	slices.Sort(unknown)
+	slices.Sort(shared)
+	var notes []string
+	if len(shared) > 0 {
+		notes = append(notes, fmt.Sprintf("**The machine was shared while some of these were measured**: other processes "+
+			"kept a core or more busy on average (%s), so those wall times include waiting for a core and their "+
+			"ratios to PyTorch (measured on an idle machine) understate ours; the CPU time in parentheses is the "+
+			"steadier comparison there.", strings.Join(shared, "; ")))
+	}
+	if len(unknown) > 0 {
+		notes = append(notes, fmt.Sprintf("Whether the machine was idle was not recorded for %s (timings from "+
+			"before `other_cores` was recorded); trust their wall times only as far as a re-run on an idle machine confirms.",
+			strings.Join(unknown, ", ")))
+	}
+	if len(shared) == 0 && len(unknown) == 0 {
+		notes = append(notes, fmt.Sprintf("Measured on an otherwise idle machine: other processes kept at most %.2f "+
+			"cores busy on average during each backend's timings (from /proc/stat, less the benchmark's own CPU time).", worst))
+	}
+	notes = append(notes, "A case absent from the table, or \"not run\" on one backend, was not measured.")
+	return strings.Join(notes, " ")
 }
 
 // backendAccuracy is the LW-GCN accuracy table per dataset and backend.

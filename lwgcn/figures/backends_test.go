@@ -18,13 +18,33 @@ func TestBackendSpeedTable(t *testing.T) {
 	}
 	md := BackendSpeedTable("speed", rows, PyTorchThreads{"texas": {19.4, 18.3}}, nil, nil).Markdown()
 	for _, want := range []string{
-		"| go ms/epoch (CPU ms) | go compile (s) | xla:cpu ms/epoch (CPU ms) | xla:cpu compile (s) | PyTorch ms/epoch | PyTorch ÷ go | PyTorch ÷ xla:cpu |",
-		"| texas | lwgcn-epoch | 1 | 9.7 (9.6) | 0.00 | not run | – | 19.4 | 2.0× | – |",             // 19.4 / 9.7
-		"| texas | lwgcn-epoch | 2 | 18.3 (30.5) | 0.01 | 36.6 (50.0) | 4.25 | 18.3 | 1.0× | 0.5× |", // 18.3 / 36.6
-		"| texas | gcn | 2 | not run | – | error: boom | – | – | – | – |",
+		"| go ms/epoch (CPU ms) | go compile (s) | xla:cpu ms/epoch (CPU ms) | xla:cpu compile (s) | PyTorch ms/epoch | PyTorch ÷ go | PyTorch ÷ xla:cpu | faster per epoch |",
+		"| texas | lwgcn-epoch | 1 | 9.7 (9.6) | 0.00 | not run | – | 19.4 | 2.0× | – | – |",                    // 19.4 / 9.7
+		"| texas | lwgcn-epoch | 2 | 18.3 (30.5) | 0.01 | 36.6 (50.0) | 4.25 | 18.3 | 1.0× | 0.5× | go 2.00× |", // 18.3 / 36.6
+		"| texas | gcn | 2 | not run | – | error: boom | – | – | – | – | – |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// The faster backend per epoch, and when it compiles slower, the epochs
+// from which it wins overall: XLA saves 30 - 20 = 10 ms per epoch and
+// compiles 4.0 - 0.5 = 3.5 s longer, so it wins from 350 epochs.
+func TestFasterBackend(t *testing.T) {
+	goRow := results.BackendBench{Backend: "go", MsPerEpoch: 30, CompileSecs: 0.5}
+	xla := results.BackendBench{Backend: "xla:cpu", MsPerEpoch: 20, CompileSecs: 4.0}
+	if got, want := FasterBackend(goRow, xla), "xla:cpu 1.50× (from 350 epochs)"; got != want {
+		t.Errorf("FasterBackend = %q, want %q", got, want)
+	}
+	// Faster and compiling faster: no break-even.
+	goRow.MsPerEpoch = 10
+	if got, want := FasterBackend(xla, goRow), "go 2.00×"; got != want {
+		t.Errorf("FasterBackend = %q, want %q", got, want)
+	}
+	xla.Error = "boom"
+	if got := FasterBackend(goRow, xla); got != "–" {
+		t.Errorf("FasterBackend with a failed timing = %q, want –", got)
 	}
 }

@@ -33,6 +33,10 @@ type BackendBench struct {
 	CPUMs       float64 `json:"cpu_ms_per_epoch"`
 	PeakRSS     uint64  `json:"peak_rss_bytes,omitempty"`
 	Epochs      int     `json:"epochs_measured"`
+	// OtherCores is the average number of CPUs other processes kept busy
+	// while this backend's timings were taken (CPUSample.OtherCores over
+	// the backend's block); nil in files written before it was recorded.
+	OtherCores *float64 `json:"other_cores,omitempty"`
 	// Error, when set, says why the case could not be measured.
 	Error      string     `json:"error,omitempty"`
 	Provenance Provenance `json:"provenance"`
