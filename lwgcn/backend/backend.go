@@ -46,16 +46,18 @@ var XLATimeout = 90 * time.Second
 
 // DefaultBackend is the backend every command uses when GOMLX_BACKEND is
 // unset, and DefaultReason says why (printed in the backend line). Chosen
-// from `lwgcn bench -backends go,xla:cpu` (docs/RESULTS.md, "Backends"), on
-// a 2-core AMD EPYC: XLA CPU's steady-state LW-GCN epoch costs as much CPU
-// time as pure Go's on Texas, Chameleon and Cora and 2.7 times as much on
-// Squirrel, and XLA compiles each graph for 30 s to 6 minutes where the
-// pure-Go backend takes under a second. No command runs long enough on one
-// graph for XLA to pay back its compile, so pure Go is the default of every
-// command; XLA is one GOMLX_BACKEND=xla:cpu away.
+// from `lwgcn bench -backends go,xla:cpu` on an idle 2-core AMD EPYC
+// (docs/RESULTS.md, "Backends"): XLA CPU's steady-state LW-GCN epoch is
+// 1.0-1.2x faster than pure Go's on Texas and Chameleon, 1.0-1.2x slower on
+// Cora and 2.1-2.4x slower on Squirrel, and XLA compiles each graph for 3 to
+// 34 s where pure Go takes under 0.3 s. Where XLA is faster, its gain pays
+// back the compile only after 1,300 to 10,000 epochs on one graph, longer
+// than any run here (LW-GCN's reference runs stop within a few hundred), so
+// pure Go is the default of every command; XLA is one GOMLX_BACKEND=xla:cpu
+// away.
 const (
 	DefaultBackend = gobackend.BackendName
-	DefaultReason  = "lwgcn default: pure Go measured at least as fast as XLA CPU on every dataset, without XLA's compile (docs/RESULTS.md)"
+	DefaultReason  = "lwgcn default: pure Go; XLA CPU's LW-GCN epoch is at most 1.2x faster (Texas, Chameleon) and up to 2.4x slower (Squirrel), and its 3-34 s compile outweighs that gain in runs of this length (docs/RESULTS.md)"
 )
 
 // Info describes the backend a run uses; it is recorded with every result.

@@ -3,8 +3,9 @@
 //
 // Selection follows GOMLX_BACKEND when it is set ("go", "xla:cpu",
 // "xla:cuda", "xla:/abs/path/pjrt_c_api_cpu_plugin.so", ...). When it is
-// unset, DefaultBackend runs (the pure-Go backend, measured faster than XLA
-// CPU at this project's graph sizes; see DefaultReason), and nothing is
+// unset, DefaultBackend runs (the pure-Go backend: at this project's graph
+// sizes and run lengths faster than XLA CPU once XLA's compile is counted;
+// see DefaultReason), and nothing is
 // downloaded. A backend that was asked for and cannot be had is an error in
 // one line naming the plugin file and what failed; lwgcn never falls back
 // to another backend behind the user's back.

@@ -170,7 +170,8 @@ func TestRunRecordsSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(doc, "of wall time in 1 session;") {
+	// On a busy machine the count is followed by a note on the load.
+	if !strings.Contains(doc, "of wall time in 1 session;") && !strings.Contains(doc, "of wall time in 1 session (the machine was shared") {
 		t.Errorf("table 2 section does not count the one session that added the run:\n%s", doc)
 	}
 }
