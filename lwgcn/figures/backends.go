@@ -17,7 +17,8 @@ type PyTorchThreads map[string][2]float64
 // BackendSpeedTable compares backends on `lwgcn bench -backends` timings:
 // one row per dataset, case and thread count, with each backend's
 // steady-state ms/epoch (wall, and process CPU time in parentheses: the
-// steadier figure on a shared machine) and compile time, and for the full LW-GCN epoch the
+// steadier figure on a shared machine), compile time and peak resident
+// memory (the process's, reset before each case), and for the full LW-GCN epoch the
 // authors' PyTorch time at the same number of threads divided by each
 // backend's (above 1: faster than PyTorch). Backends are ordered "go"
 // first, then by name; a failed timing shows its error. With two backends, a
@@ -43,7 +44,7 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 	})
 	header := []string{"dataset", "case", "threads"}
 	for _, b := range backends {
-		header = append(header, b+" ms/epoch (CPU ms)", b+" compile (s)")
+		header = append(header, b+" ms/epoch (CPU ms)", b+" compile (s)", b+" peak RSS")
 	}
 	header = append(header, "PyTorch ms/epoch")
 	for _, b := range backends {
@@ -100,11 +101,15 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 			r, ok := byKey[k][b]
 			switch {
 			case !ok:
-				cells = append(cells, plot.Text("not run"), plot.Text("–"))
+				cells = append(cells, plot.Text("not run"), plot.Text("–"), plot.Text("–"))
 			case r.Error != "":
-				cells = append(cells, plot.Text("error: "+r.Error), plot.Text("–"))
+				cells = append(cells, plot.Text("error: "+r.Error), plot.Text("–"), plot.Text("–"))
 			default:
-				cells = append(cells, plot.Text(fmt.Sprintf("%.1f (%.1f)", r.MsPerEpoch, r.CPUMs)), plot.Num(r.CompileSecs, 2))
+				rss := plot.Text("–")
+				if r.PeakRSS > 0 {
+					rss = plot.Text(fmt.Sprintf("%.0f MiB", float64(r.PeakRSS)/(1<<20)))
+				}
+				cells = append(cells, plot.Text(fmt.Sprintf("%.1f (%.1f)", r.MsPerEpoch, r.CPUMs)), plot.Num(r.CompileSecs, 2), rss)
 			}
 		}
 		pt := 0.0
