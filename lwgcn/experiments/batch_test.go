@@ -153,3 +153,52 @@ func TestSweepBatchesAndSharesMLP(t *testing.T) {
 		}
 	}
 }
+
+// BatchAuto batches the methods measured faster batched, and GCNII only up
+// to GCNIIAutoBatchMaxWork: Texas's reference GCNII (32 layers x 183 nodes
+// x 64 hidden = 374,784) is batched, Cora's (64 x 2,708 x 64 = 11,091,968)
+// and Citeseer's (32 x 3,327 x 256) stay alone; an override of the layers
+// moves Cora's under the bound. LW-GCN stays alone; -batch N batches all.
+func TestBatchAutoChoice(t *testing.T) {
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	method := func(name, dataset string, o Overrides) Method {
+		t.Helper()
+		g, err := LoadGraph(context.Background(), dataset, dstest.Options(t)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewMethod(name, Env{Backend: b, Info: info, Graph: g, Dataset: dataset, Override: o})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if got := gcniiWork(32, 183, 64); got != 374784 {
+		t.Fatalf("gcniiWork(texas) = %d", got)
+	}
+	for _, c := range []struct {
+		name, dataset string
+		o             Overrides
+		mode          int
+		want          bool
+	}{
+		{"gcnii", "texas", Overrides{}, BatchAuto, true},
+		{"gcnii", "cora", Overrides{}, BatchAuto, false},
+		{"gcnii", "citeseer", Overrides{}, BatchAuto, false},
+		{"gcnii", "cora", Overrides{Layers: 8}, BatchAuto, true}, // 8 x 2708 x 64 = 1.4M
+		{"gcnii", "cora", Overrides{}, 4, true},
+		{"gat", "cora", Overrides{}, BatchAuto, true},
+		{"mlp", "texas", Overrides{}, BatchAuto, true},
+		{"gcn", "texas", Overrides{}, BatchAuto, true},
+		{"lwgcn", "texas", Overrides{}, BatchAuto, false},
+		{"gcn", "texas", Overrides{}, BatchAlone, false},
+	} {
+		_, got := batchSize(c.mode, c.name, method(c.name, c.dataset, c.o))
+		if got != c.want {
+			t.Errorf("batchSize(mode %d, %s on %s, %+v) batches = %v, want %v", c.mode, c.name, c.dataset, c.o, got, c.want)
+		}
+	}
+}

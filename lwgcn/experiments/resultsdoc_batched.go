@@ -104,7 +104,10 @@ func batchedSpeedSection(dir string) (string, error) {
 	b.WriteString("*alone* one run at a time; `lwgcn bench-batched` takes medians of alternating blocks, each block a\n")
 	b.WriteString("fresh process. The authors' column is their full LW-GCN epoch (f_G a GCNII-64 on Cora) on this kind\n")
 	b.WriteString("of machine, from the batched-runs issue; its ratio is meaningful for the lwgcn rows (the same\n")
-	b.WriteString("epoch) and only indicative for the gcn rows.\n")
+	b.WriteString("epoch) and only indicative for the other models' rows (a different, usually smaller, epoch).\n")
+	b.WriteString("`reproduce` and `sweep` batch by default (`-batch 0`) the models measured faster batched here:\n")
+	b.WriteString("GCN, GAT, MLP, and GCNII up to experiments.GCNIIAutoBatchMaxWork (layers x nodes x hidden; Cora's\n")
+	b.WriteString("and Citeseer's deep GCNIIs are slower batched and run alone), not LW-GCN.\n")
 	var models []string
 	for _, r := range f.Rows {
 		if !slices.Contains(models, r.Model) {
