@@ -438,7 +438,7 @@ func sweepSection(dir string) (string, error) {
 	}
 	for _, base := range sortedKeys(bases) {
 		b.WriteString(SweepMarkdown(runs, base))
-		b.WriteString(strings.Replace(sweepTimeToTable(sessions, runs, base), "Time-to-table:",
+		b.WriteString(strings.Replace(SweepTimeToTable(sessions, runs, base), "Time-to-table:",
 			"Time-to-table of the "+DatasetTitle(base)+" sweep:", 1))
 		b.WriteString("\n")
 	}

@@ -201,10 +201,11 @@ func depthTimeToTable(dir string, runs []results.Run) (string, error) {
 	return computeTimeToTable(sessions, runs, cells).Markdown(), nil
 }
 
-// sweepTimeToTable is the time-to-table of one base's sweep: one cell per
+// SweepTimeToTable is the time-to-table of one base's sweep (RESULTS.md and
+// notebook 04 print it under the sweep): one cell per
 // (method, degree, h) of the paper's sweep (SweepMethods, SweepDegrees,
 // SweepHs), each with the base's 10 splits.
-func sweepTimeToTable(sessions []results.Session, runs []results.Run, base string) string {
+func SweepTimeToTable(sessions []results.Session, runs []results.Run, base string) string {
 	byCell := map[string][]results.Run{}
 	var mine []results.Run
 	for _, r := range runs {

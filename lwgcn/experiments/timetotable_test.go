@@ -194,7 +194,7 @@ func TestTimeToTableSweepAndDepth(t *testing.T) {
 	}
 	sweep = append(sweep, handRun("sweep", "csbm", "gcn", 0, "X", 1)) // another base: not counted
 	sessions := []results.Session{{ID: "W", WallSecs: 40}, {ID: "X", WallSecs: 7}}
-	got := sweepTimeToTable(sessions, sweep, "chameleon")
+	got := SweepTimeToTable(sessions, sweep, "chameleon")
 	want := fmt.Sprintf("Time-to-table: 40 s of wall time in 1 session; not complete (1 of %d cells have all their protocol runs).\n",
 		len(SweepMethods)*len(SweepDegrees)*len(SweepHs))
 	if got != want {
