@@ -234,7 +234,7 @@ func DepthFigure(title string, curves map[string]map[string]map[int]results.Stat
 			continue
 		}
 		n++
-		panel := plot.NewLine(datasetTitle(d)).XLabel("layers").YLabel("test accuracy (%)")
+		panel := plot.NewLine(datasetTitle(d)).XLabel("layers").YLabel("test accuracy (%)").IntegerX()
 		for mi, m := range methods {
 			byL := byM[m]
 			var ls []int

@@ -73,6 +73,20 @@ func niceStep(span float64, target int) float64 {
 	}
 }
 
+// integerTicks replaces ticks closer than 1 apart by one tick at every
+// whole number of the axis's range (the range is kept).
+func integerTicks(a axis) axis {
+	if len(a.ticks) < 2 || a.ticks[1]-a.ticks[0] >= 1 {
+		return a
+	}
+	a.ticks, a.labels = nil, nil
+	for v := math.Ceil(a.lo - 1e-9); v <= a.hi+1e-9; v++ {
+		a.ticks = append(a.ticks, v)
+		a.labels = append(a.labels, formatTick(v, 0))
+	}
+	return a
+}
+
 // padRange widens an empty or degenerate range so it can be drawn.
 func padRange(e extent) (lo, hi float64) {
 	if !e.ok {

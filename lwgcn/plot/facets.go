@@ -157,6 +157,9 @@ func (f *Facets) SVG() string {
 		}
 		xe, _ := p.extents(styles[i])
 		xa := linearAxis(xe, tickTarget(area.w, 70), p.xRange != nil)
+		if p.integerX {
+			xa = integerTicks(xa)
+		}
 		xa.p0, xa.p1 = area.x, area.right()
 		c.printf(`<g class="panel">` + "\n")
 		if p.title != "" {

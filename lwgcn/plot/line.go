@@ -70,6 +70,7 @@ type LinePlot struct {
 	xRange, yRange        *[2]float64
 	legend                LegendPos
 	scatter               bool
+	integerX              bool
 }
 
 // NewLine starts a line plot with the given title (empty for none).
@@ -104,6 +105,10 @@ func (p *LinePlot) HLine(y float64, label string) *LinePlot {
 	p.hlines = append(p.hlines, refLine{y, label})
 	return p
 }
+
+// IntegerX keeps only whole numbers as x ticks (counts such as layers)
+// where the automatic step would fall below 1.
+func (p *LinePlot) IntegerX() *LinePlot { p.integerX = true; return p }
 
 // LogY makes the y axis logarithmic (base 10); non-positive values are skipped.
 func (p *LinePlot) LogY() *LinePlot { p.logY = true; return p }
@@ -290,6 +295,9 @@ func (p *LinePlot) SVG() string {
 			extra = lw + legendGap
 		}
 		f := layoutXY(float64(w), float64(h), top, xe, ye, p.xRange != nil, p.yRange != nil, p.logY, p.xLabel, p.yLabel, extra)
+		if p.integerX {
+			f.xa = integerTicks(f.xa)
+		}
 		c := newCanvas(w, h, p.title)
 		drawTitle(c, p.title, float64(w)/2)
 		drawAxes(c, f.area, &f.xa, &f.ya, axesStyle{xTitle: p.xLabel, yTitle: p.yLabel})

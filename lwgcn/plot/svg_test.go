@@ -250,3 +250,24 @@ func TestTypographicMinus(t *testing.T) {
 		}
 	}
 }
+
+// Whole-number ticks: an axis over layers 2..3 ticks at 2 and 3 only (the
+// automatic step there is 0.1 or 0.2); a step already >= 1 is kept.
+func TestIntegerTicks(t *testing.T) {
+	a := integerTicks(linearAxis(extent{2, 3, true}, 8, false))
+	if len(a.ticks) != 2 || a.ticks[0] != 2 || a.ticks[1] != 3 || a.labels[0] != "2" || a.labels[1] != "3" {
+		t.Errorf("ticks %v labels %q, want [2 3]", a.ticks, a.labels)
+	}
+	if a.lo != 2 || a.hi != 3 {
+		t.Errorf("range changed to [%g, %g]", a.lo, a.hi)
+	}
+	wide := linearAxis(extent{0, 40, true}, 5, false)
+	if got := integerTicks(wide); len(got.ticks) != len(wide.ticks) {
+		t.Errorf("a step >= 1 changed: %v -> %v", wide.ticks, got.ticks)
+	}
+	// Through the figure: a line plot with IntegerX prints no fractional tick.
+	svg := NewLine("").IntegerX().Add(Series{Name: "a", X: []float64{2, 3}, Y: []float64{1, 2}}).SVG()
+	if strings.Contains(svg, ">2.5<") || strings.Contains(svg, ">2.2<") || !strings.Contains(svg, ">3<") {
+		t.Errorf("IntegerX plot has fractional or missing x ticks:\n%s", svg)
+	}
+}
