@@ -99,7 +99,10 @@ func backendShareNote(rows []results.BackendBench) string {
 			continue
 		}
 		seen[k] = true
-		name := fmt.Sprintf("%s at %d thread%s", r.Backend, r.Threads(), map[bool]string{true: "", false: "s"}[r.Threads() == 1])
+		name := fmt.Sprintf("%s at %d threads", r.Backend, r.Threads())
+		if r.Threads() == 1 {
+			name = r.Backend + " at 1 thread"
+		}
 		switch {
 		case r.OtherCores == nil:
 			unknown = append(unknown, name)
@@ -115,7 +118,7 @@ func backendShareNote(rows []results.BackendBench) string {
 	var notes []string
 	if len(shared) > 0 {
 		notes = append(notes, fmt.Sprintf("**The machine was shared while some of these were measured**: other processes "+
-			"kept a core or more busy on average (%s), so those wall times include waiting for a core and their "+
+			"kept more than a quarter of a core busy on average (%s), so those wall times include waiting for a core and their "+
 			"ratios to PyTorch (measured on an idle machine) understate ours; the CPU time in parentheses is the "+
 			"steadier comparison there.", strings.Join(shared, "; ")))
 	}
