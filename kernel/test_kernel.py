@@ -139,7 +139,10 @@ class InstallTests(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             data = Path(d, "jupyter")
             nb = write_notebook(Path(d, "echo.ipynb"), ["!echo installed-and-ran"])
-            env = dict(os.environ, JUPYTER_DATA_DIR=str(data))
+            # PYTHONNOUSERSITE: jupyter_core also searches ~/.local/share/jupyter
+            # (the user site), where a kernel installed by hand would be found
+            # and nothing installed here.
+            env = dict(os.environ, JUPYTER_DATA_DIR=str(data), PYTHONNOUSERSITE="1")
             rc, out = run_runner("--out", str(Path(d, "out")), str(nb), env=env)
             self.assertEqual(rc, 0, out)
             spec = json.loads(Path(data, "kernels", KERNEL, "kernel.json").read_text())
