@@ -128,7 +128,7 @@ func SweepFigure(title string, points []SweepPoint, numClasses int, methodTitle 
 				}
 			}
 			if len(xs) > 0 {
-				panel.Add(plot.Series{Name: methodTitle(m), X: xs, Y: ys, Err: es, Markers: true, Color: plot.Color(mi)})
+				panel.Add(plot.Series{Name: methodTitle(m), X: xs, Y: ys, Err: es, Markers: true, Color: plot.Color(mi), Shape: plot.ShapeAt(mi)})
 			}
 		}
 		if numClasses >= 2 {
@@ -247,7 +247,7 @@ func DepthFigure(title string, curves map[string]map[string]map[int]results.Stat
 				xs, ys, es = append(xs, float64(l)), append(ys, byL[l].Mean), append(es, byL[l].Std)
 			}
 			if len(xs) > 0 {
-				panel.Add(plot.Series{Name: methodTitle(m), X: xs, Y: ys, Err: es, Markers: true, Color: plot.Color(mi)})
+				panel.Add(plot.Series{Name: methodTitle(m), X: xs, Y: ys, Err: es, Markers: true, Color: plot.Color(mi), Shape: plot.ShapeAt(mi)})
 			}
 		}
 		f.Add(panel)

@@ -61,3 +61,19 @@ func TestDepthFigure(t *testing.T) {
 		t.Error("panel for a dataset without curves")
 	}
 }
+
+// A method recorded at some degrees only (GAT at d = 10) keeps every
+// method's colour and marker the same in all panels, so the shared legend
+// names each method once.
+func TestSweepFigureLegendOncePerMethod(t *testing.T) {
+	pt := func(m string, d float64) SweepPoint {
+		return SweepPoint{Method: m, H: 0.2, Degree: d, Acc: results.Stat{Mean: 50, Std: 1, N: 10}}
+	}
+	pts := []SweepPoint{pt("gcn", 5), pt("mlp", 5), pt("gat", 10), pt("gcn", 10), pt("mlp", 10)}
+	svg := SweepFigure("sweep", pts, 5, strings.ToUpper).SVG()
+	for _, m := range []string{"GAT", "GCN", "MLP"} {
+		if n := strings.Count(svg, ">"+m+"<"); n != 1 {
+			t.Errorf("legend names %s %d times, want once", m, n)
+		}
+	}
+}
