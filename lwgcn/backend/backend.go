@@ -51,8 +51,8 @@ var XLATimeout = 90 * time.Second
 // 1.0-1.2x faster than pure Go's on Texas and Chameleon, 1.0-1.2x slower on
 // Cora and 2.1-2.4x slower on Squirrel, and XLA compiles each graph for 3 to
 // 34 s where pure Go takes under 0.3 s. Where XLA is faster, its gain pays
-// back the compile only after 1,300 to 10,000 epochs on one graph, longer
-// than any run here (LW-GCN's reference runs stop within a few hundred), so
+// back the compile only after 1,289 epochs or more on one graph, longer
+// than LW-GCN's reference runs (400 epochs, labelwise.DefaultEpochs), so
 // pure Go is the default of every command; XLA is one GOMLX_BACKEND=xla:cpu
 // away.
 const (

@@ -181,13 +181,10 @@ const (
 	numShapes = 5
 )
 
-// autoShape returns the i-th shape of the cycle.
-func autoShape(i int) Shape { return Shape(i%numShapes + 1) }
-
 // ShapeAt is the i-th shape of the cycle ShapeAuto uses: with Color(i), it
 // keeps a series' look fixed by its index in a figure-wide list (a method
 // present in some panels only), so the shared legend lists it once.
-func ShapeAt(i int) Shape { return autoShape(i) }
+func ShapeAt(i int) Shape { return Shape(i%numShapes + 1) }
 
 // markerPath returns the path data of a marker of radius r centred at (x, y).
 func markerPath(s Shape, x, y, r float64) string {

@@ -158,7 +158,7 @@ func (p *LinePlot) styles() []styled {
 		if s.Markers || s.NoLine || p.scatter {
 			st.shape = s.Shape
 			if st.shape == ShapeAuto {
-				st.shape = autoShape(i)
+				st.shape = ShapeAt(i)
 			}
 		}
 		if p.scatter {
