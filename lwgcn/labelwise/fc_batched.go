@@ -28,6 +28,14 @@ const (
 	// batchedLWXCls: on sparse features, every run's class-shifted
 	// features as one sparse matrix [N·R, F·C·R] (see PrepareRuns).
 	batchedLWXCls = "runs/lw/xcls"
+	// batchedLWGroup+"/KK" [P_k·R, 1]: the rows (u·R + r, of h as
+	// [N·R, in]) of class k's nodes of every run, run-interleaved (row
+	// i·R + r is run r's i-th node of class k; P_k is the largest class k
+	// of the batch's runs, the others padded with their node 0), and
+	// batchedLWGroupPos [N·R, 1] each node's row in the concatenated
+	// groups, for the grouped products of lwRuns.conv.
+	batchedLWGroup    = "runs/lw/group"
+	batchedLWGroupPos = "runs/lw/grouppos"
 )
 
 // BatchedFC is f_C (LabelWiseGCN) for batched training (package
@@ -108,6 +116,7 @@ func (m fcRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) ([]
 			return nil, fmt.Errorf("lwgcn: class-shifted features of %q: %w", g.Name(), err)
 		}
 	}
+	setGroupsRuns(in, labels, c)
 	in.SetFloat(batchedLWVals, vals, p.NNZ(), r)
 	in.SetInt32(batchedLWShared, shared, n*r, 1)
 	in.SetInt32(batchedLWPerRun, perRun, n*r, 1)
@@ -123,6 +132,10 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 	if in.Maybe(batchedLWXCls+"/rows") != nil {
 		lw.xcls = sparse.FromNodes(in, batchedLWXCls).ForPass(train)
 	}
+	for k := range c {
+		lw.groups = append(lw.groups, in.Maybe(fmt.Sprintf("%s/%02d", batchedLWGroup, k)))
+	}
+	lw.groupPos = in.Maybe(batchedLWGroupPos)
 	if m.Variant == Dense { // Config.Validate: at least 2 layers
 		h := nn.ReLU(lw.conv(b, "/lw1", x, nil, m.Hidden))
 		for l := 2; l < m.Layers; l++ {
@@ -152,6 +165,9 @@ type lwRuns struct {
 	xcls                 *sparse.SpMat // nil: features not sparse
 	vals, shared, perRun *Node
 	classes              int
+	// groups[k] (nil: no run has class k) and groupPos: see batchedLWGroup.
+	groups   []*Node
+	groupPos *Node
 }
 
 // conv is nn.LabelWiseConv for R runs, on the node features x shared by
@@ -163,7 +179,11 @@ type lwRuns struct {
 // each for all runs (fused weights [F, R·out] and [F, C, R·out]); on h
 // they are batched over the runs (batched.PerRun, weights held transposed).
 // M_r picks each node's class block out of the all-classes product (one
-// gather for all runs), and the aggregation is
+// gather for all runs) — or, when that product is large (R times
+// nn.LabelWiseGroupedFLOPs, the rule of the layer alone), each class's
+// nodes of every run are multiplied by their own W_k only (one PerRun
+// product per class, N·R·F·out multiply-adds in all instead of C times
+// that, and two row gathers) — and the aggregation is
 // one product over the shared edge pattern with per-run values. The
 // official code builds [A_1 h, …, A_C h, h] per class instead; the
 // projected form is the same linear map (see nn.LabelWiseConv).
@@ -199,11 +219,78 @@ func (lw lwRuns) conv(b *batched.Builder, scope string, x nn.Features, h *Node, 
 	} else {
 		self = b.PerRun(h, b.Param(scope+"/weight_self", init, batched.RunsTransposed, f, out))
 		wCls := b.Param(scope+"/weight_cls", init, batched.RunsTransposed, f, c, out) // [R, C·out, F]
-		y := b.PerRun(h, wCls)                                                        // [N, R·C·out]
-		m = Gather(Reshape(y, n*b.Runs*c, out), lw.perRun, true)                      // rows (u·R + r)·C + class
+		if lw.groupPos != nil && float64(b.Runs)*float64(n)*float64(f)*float64(out)*float64(c) > nn.LabelWiseGroupedFLOPs {
+			m = lw.grouped(b, h, wCls, f, out) // rows u·R + r
+		} else {
+			y := b.PerRun(h, wCls)                                   // [N, R·C·out]
+			m = Gather(Reshape(y, n*b.Runs*c, out), lw.perRun, true) // rows (u·R + r)·C + class
+		}
 	}
 	m = Reshape(m, n, b.Runs*out)
 	agg := lw.adj.MulRuns(m, b.Runs, lw.vals)
 	bias := b.Param(scope+"/bias", init, batched.FusedCols, out)
 	return Add(Add(agg, self), ExpandAxes(bias, 0))
+}
+
+// grouped returns M_r[u] = h_r[u]·W_class_r(u) at rows u·R + r for h
+// [N, R·f] and wCls [R, C·out, f], one PerRun product per class present in
+// any run: class k's nodes, gathered as [P_k, R·f], times W_k of each run.
+func (lw lwRuns) grouped(b *batched.Builder, h, wCls *Node, f, out int) *Node {
+	n, r := h.Shape().Dimensions[0], b.Runs
+	rows := Reshape(h, n*r, f)
+	var parts []*Node
+	for k, grp := range lw.groups {
+		if grp == nil {
+			continue
+		}
+		p := grp.Shape().Dimensions[0] / r
+		hk := Reshape(Gather(rows, grp, true), p, r*f)
+		wk := Slice(wCls, AxisRange(), AxisRange(k*out, (k+1)*out), AxisRange()) // [R, out, f]
+		parts = append(parts, Reshape(b.PerRun(hk, wk), p*r, out))
+	}
+	return Gather(Concatenate(parts, 0), lw.groupPos, true)
+}
+
+// setGroupsRuns adds batchedLWGroup and batchedLWGroupPos for the runs'
+// labels.
+func setGroupsRuns(in *nn.Inputs, labels [][]int32, c int) {
+	r := len(labels)
+	if r == 0 {
+		return
+	}
+	n := len(labels[0])
+	members := make([][][]int32, c) // [class][run] nodes
+	for k := range members {
+		members[k] = make([][]int32, r)
+	}
+	for run, cls := range labels {
+		for u, k := range cls {
+			members[k][run] = append(members[k][run], int32(u))
+		}
+	}
+	pos := make([]int32, n*r)
+	off := 0
+	for k, byRun := range members {
+		p := 0
+		for _, m := range byRun {
+			p = max(p, len(m))
+		}
+		if p == 0 {
+			continue
+		}
+		idx := make([]int32, p*r)
+		for run, m := range byRun {
+			for i := range p {
+				u := int32(0) // padding: a valid row whose product is never read
+				if i < len(m) {
+					u = m[i]
+					pos[int(u)*r+run] = int32(off + i*r + run)
+				}
+				idx[i*r+run] = u*int32(r) + int32(run)
+			}
+		}
+		in.SetInt32(fmt.Sprintf("%s/%02d", batchedLWGroup, k), idx, p*r, 1)
+		off += p * r
+	}
+	in.SetInt32(batchedLWGroupPos, pos, n*r, 1)
 }

@@ -197,6 +197,23 @@ func TestBatchedFCEqualsAloneDenseFeatures(t *testing.T) {
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 8, Dropout: 0.5}, 12, fcRunsDiffer)
 }
 
+// The grouped products (one per class, on that class's nodes; see
+// lwRuns.grouped) against the one-product form alone, then both grouped;
+// the even-seeded runs all lack the last class (a class with no group).
+func TestBatchedFCEqualsAloneGrouped(t *testing.T) {
+	g := denseGraph(t)
+	old := nn.LabelWiseGroupedFLOPs
+	t.Cleanup(func() { nn.LabelWiseGroupedFLOPs = old })
+	small := LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 8, Dropout: 0.5}
+	// 40 nodes x 8 x 8 x 3 classes: 7,680 multiply-adds alone, 4x batched.
+	nn.LabelWiseGroupedFLOPs = 10000
+	checkFCBatchedEqualsAlone(t, g, small, 12, fcRunsDiffer)
+	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 3, Hidden: 8}, 12, fcRunsDiffer)
+	nn.LabelWiseGroupedFLOPs = 0
+	checkFCBatchedEqualsAlone(t, g, small, 12, fcRunsDiffer)
+	checkFCBatchedEqualsAlone(t, g, small, 8, []train.Run{{Split: 0, Seed: 2}, {Split: 1, Seed: 4}, {Split: 2, Seed: 6}})
+}
+
 func TestBatchedFCEqualsAloneTexas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real dataset")
