@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -168,6 +169,28 @@ func TestSweepRunsNote(t *testing.T) {
 	runs = append(runs, mk("mlp", 0, 80))
 	if got := sweepRunsNote(runs, "chameleon", 20); got != "1-2 runs per point, 80-200 epochs" {
 		t.Errorf("note %q", got)
+	}
+	// GCN at h = 0.5 re-run later with 400 epochs (another configuration):
+	// the table averages those three runs only, and the note says so.
+	at := func(model string, h float64, epochs int, config, date string) results.Run {
+		r := mk(model, h, epochs)
+		r.Options = map[string]string{"config": config, "point": "h=" + strconv.FormatFloat(h, 'f', 2, 64) + ",d=20"}
+		r.Provenance.Date = date
+		return r
+	}
+	const older, newer = "2026-11-20T12:00:00Z", "2026-11-25T12:00:00Z"
+	runs = []results.Run{at("gcn", 0, 200, "old", older), at("gcn", 0, 200, "old", older),
+		at("gcn", 0.5, 200, "old", older), at("gcn", 0.5, 200, "old", older)}
+	for range 3 {
+		runs = append(runs, at("gcn", 0.5, 400, "new", newer))
+	}
+	if got := sweepRunsNote(runs, "chameleon", 20); got != "2-3 runs per point, 200-400 epochs" {
+		t.Errorf("note %q, want the 2 old runs at h = 0 and the 3 new at h = 0.5", got)
+	}
+	for _, c := range SweepCurves(runs, "chameleon") {
+		if len(c.H) != 2 || c.Acc[0].N != 2 || c.Acc[1].N != 3 {
+			t.Errorf("GCN curve %+v: want h = 0 and 0.5, the latter from the 3 newer runs", c)
+		}
 	}
 }
 

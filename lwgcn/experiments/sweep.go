@@ -279,14 +279,10 @@ type SweepCurve struct {
 	Acc    []results.Stat // test accuracy in %
 }
 
-// SweepCurves groups sweep runs (of one base) into curves, sorted by degree
-// then method; each point keeps the configuration of its most recent run.
-func SweepCurves(runs []results.Run, base string) []SweepCurve {
-	type key struct {
-		method string
-		d      float64
-	}
-	acc := map[key]map[float64][]float64{}
+// latestSweepRuns returns the runs of base that SweepCurves averages: at
+// each point (method, h, degree), those of the configuration of its most
+// recent run (a point re-run with other settings drops the older runs).
+func latestSweepRuns(runs []results.Run, base string) []results.Run {
 	latest := map[string]string{}
 	for _, r := range runs {
 		if r.Dataset != base {
@@ -297,10 +293,24 @@ func SweepCurves(runs []results.Run, base string) []SweepCurve {
 			latest[k+"date"], latest[k] = r.Provenance.Date, r.Options["config"]
 		}
 	}
+	var out []results.Run
 	for _, r := range runs {
-		if r.Dataset != base || r.Options["config"] != latest[r.Model+r.Options["point"]] {
-			continue
+		if r.Dataset == base && r.Options["config"] == latest[r.Model+r.Options["point"]] {
+			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// SweepCurves groups sweep runs (of one base) into curves, sorted by degree
+// then method; each point keeps the configuration of its most recent run.
+func SweepCurves(runs []results.Run, base string) []SweepCurve {
+	type key struct {
+		method string
+		d      float64
+	}
+	acc := map[key]map[float64][]float64{}
+	for _, r := range latestSweepRuns(runs, base) {
 		k := key{r.Model, r.Params["degree"]}
 		if acc[k] == nil {
 			acc[k] = map[float64][]float64{}
@@ -380,12 +390,13 @@ func SweepMarkdown(runs []results.Run, base string) string {
 }
 
 // sweepRunsNote says how many runs each point averages and how many epochs
-// they trained, e.g. "2 runs per point, 200 epochs".
+// they trained, e.g. "2 runs per point, 200 epochs" (the runs SweepCurves
+// keeps).
 func sweepRunsNote(runs []results.Run, base string, degree float64) string {
 	perPoint := map[string]int{}
 	minE, maxE := 0, 0
-	for _, r := range runs {
-		if r.Dataset != base || r.Params["degree"] != degree {
+	for _, r := range latestSweepRuns(runs, base) {
+		if r.Params["degree"] != degree {
 			continue
 		}
 		perPoint[fmt.Sprintf("%s/%g", r.Model, r.Params["h"])]++
