@@ -50,7 +50,7 @@ func addBatchFlag(fs *flag.FlagSet) *int {
 		"the methods measured faster batched, "+strings.Join(experiments.BatchedMethodsByDefault(), ", ")+
 		fmt.Sprintf(" (GCNII while layers x nodes x hidden <= %d)", experiments.GCNIIAutoBatchMaxWork)+
 		", as many runs as memory allows; the others alone), 1 = every run alone (the unbatched path), N = N runs per "+
-		"computation for every method with a batched form (MLP, GCN, GCNII, GAT, LW-GCN and its ablations)")
+		"computation for every method with a batched form (MLP, GCN, GCNII, GAT, GPRGNN, LW-GCN and its ablations)")
 }
 
 // resultsDir is <repo>/results (or ./results outside the repository).

@@ -30,12 +30,15 @@ const (
 // At two threads, the default: GCN 1.25-1.68x, GAT 1.59-1.93x, MLP
 // 0.98-1.31x (Squirrel's 0.98x is within the blocks' spread; at one thread
 // MLP is 0.87x on Texas, a 0.7 ms difference, and 1.02-1.37x elsewhere),
-// GCNII up to GCNIIAutoBatchMaxWork (below). Measured and left alone:
-// LW-GCN 0.70-1.07x, so its ablations stay alone too. The other baselines
-// have no batched form. `-batch N` batches any method with a batched form
-// on request. Flip an entry here when a measurement says so.
+// GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN (its K steps propagate
+// C-wide rows, so one run pays the gather's per-row cost for little data:
+// 3.1x on Squirrel, 2.5x on Chameleon, 1.1x on Texas at one thread).
+// Measured and left alone: LW-GCN 0.70-1.07x, so its ablations stay alone
+// too. The other baselines have no batched form. `-batch N` batches any
+// method with a batched form on request. Flip an entry here when a
+// measurement says so.
 var batchedByDefault = map[string]bool{
-	"gcn": true, "gat": true, "gcnii": true, "mlp": true,
+	"gcn": true, "gat": true, "gcnii": true, "gprgnn": true, "mlp": true,
 }
 
 // GCNIIAutoBatchMaxWork bounds the per-run size of a GCNII that BatchAuto

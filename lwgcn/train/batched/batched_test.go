@@ -242,6 +242,8 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 		{"gcnii/dense", false, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}},
 		{"gat/sparse", true, models.GAT{Hidden: 4, Heads: 3, OutHeads: 2, Dropout: 0.5, AttentionDropout: 0.3}},
 		{"gat/dense", false, models.GAT{Hidden: 4, Heads: 3, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.3}},
+		{"gprgnn/sparse", true, models.GPRGNN{Hidden: 8, K: 4, Alpha: 0.1, Dropout: 0.5, DropProp: 0.3}},
+		{"gprgnn/dense", false, models.GPRGNN{Hidden: 8, K: 3, Alpha: 0.9, Dropout: 0.5, DropProp: 0.5}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -266,6 +268,7 @@ func TestBatchedEqualsAloneTinyELL(t *testing.T) {
 	g := tinyGraph(t, 60, 3, true, 6)
 	checkBatchedEqualsAlone(t, g, models.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
 	checkBatchedEqualsAlone(t, g, models.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)
+	checkBatchedEqualsAlone(t, g, models.GPRGNN{Hidden: 8, K: 5, Alpha: 0.2, Dropout: 0.5, DropProp: 0.5}, 12, 4, differentRuns)
 	// GCNII in the sorted-padded layout (which needs an ELL adjacency).
 	checkBatchedEqualsAlone(t, g, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}, 12, 4, differentRuns)
 }
@@ -317,7 +320,7 @@ func TestBatchedEqualsAloneGroups(t *testing.T) {
 
 func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
 	_, err := For(models.H2GCN{})
-	if err == nil || err.Error() != `batched: no batched form of model "h2gcn" (batched: mlp, gcn, gcnii, gat, and models with a Batched method such as LW-GCN's f_C)` {
+	if err == nil || err.Error() != `batched: no batched form of model "h2gcn" (batched: mlp, gcn, gcnii, gat, gprgnn, and models with a Batched method such as LW-GCN's f_C)` {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -388,5 +391,17 @@ func TestRunBytesGAT(t *testing.T) {
 	want := 4 * (4*131 + 2640 + 13680 + 46*e)
 	if got := RunBytes(g, m); got != want {
 		t.Fatalf("RunBytes(GAT) = %d, want %d (%d edges)", got, want, e)
+	}
+}
+
+// GPRGNN's estimate adds its K+1 propagated [N, C] matrices to the MLP's,
+// by hand on the tiny graph.
+func TestRunBytesGPRGNN(t *testing.T) {
+	g := tinyGraph(t, 60, 3, false, 5) // dense features 60 x 12
+	m := models.GPRGNN{Hidden: 8, K: 10}
+	// As GCN with 8 hidden: weights 131, masks 2640, activations 13680; propagation (4·11 + 1)·60·3 = 8100.
+	want := int64(4 * (4*131 + 2640 + 13680 + 8100))
+	if got := RunBytes(g, m); got != want {
+		t.Fatalf("RunBytes(GPRGNN) = %d, want %d", got, want)
 	}
 }

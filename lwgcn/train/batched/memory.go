@@ -31,7 +31,7 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 		return e.RunBytes(g)
 	}
 	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
-	var hidden, layers, edgeActs int64 = 64, 2, 0
+	var hidden, layers, edgeActs int64 = 64, 2, 0 // edgeActs: a model's buffers beyond the layers
 	switch m := m.(type) {
 	case models.GAT:
 		// Per edge and head: score, softmax terms, attention and its mask
@@ -47,6 +47,11 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 		hidden, layers = int64(m.Hidden), int64(max(m.Layers, 2))
 	case models.GCNII:
 		hidden, layers = int64(m.Hidden), int64(m.Layers+2)
+	case models.GPRGNN:
+		// An MLP, then K+1 propagated [N, C] matrices with their weighted
+		// terms, partial sums and gradients (about 4 each), and the mask.
+		hidden = int64(m.Hidden)
+		edgeActs = (4*int64(m.K+1) + 1) * n * c
 	}
 	weights := f*hidden + (layers-2)*hidden*hidden + hidden*c + (layers-1)*hidden + c
 	masks := n * hidden * (layers - 1) // hidden dropout
