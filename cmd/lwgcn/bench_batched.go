@@ -43,10 +43,11 @@ var benchBatchedModels = map[string]string{
 	"mlp":    "MLP epoch (the zoo's reference settings for the dataset)",
 	"gat":    "GAT epoch (the zoo's reference settings for the dataset)",
 	"gprgnn": "GPRGNN epoch (the zoo's reference settings for the dataset)",
+	"fagcn":  "FAGCN epoch (the zoo's reference settings for the dataset)",
 }
 
 // benchZooNames are the -model choices timed with the zoo's settings.
-var benchZooNames = map[string]bool{"gcnii": true, "mlp": true, "gat": true, "gprgnn": true}
+var benchZooNames = map[string]bool{"gcnii": true, "mlp": true, "gat": true, "gprgnn": true, "fagcn": true}
 
 // benchZooModel builds a -model that is timed with the zoo's reference
 // settings: the model, its graph and its training configuration.
@@ -78,7 +79,7 @@ type blockTiming struct {
 func runBenchBatched(args []string) error {
 	fs := newFlagSet("bench-batched", "[flags]")
 	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
-	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii", "mlp", "gat" or "gprgnn"`)
+	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii", "mlp", "gat", "gprgnn" or "fagcn"`)
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
 	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
 	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")

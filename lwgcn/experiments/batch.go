@@ -30,13 +30,13 @@ const (
 // At two threads, the default: GCN 1.25-1.68x, GAT 1.59-1.93x, MLP
 // 0.98-1.31x (Squirrel's 0.98x is within the blocks' spread; at one thread
 // MLP is 0.87x on Texas, a 0.7 ms difference, and 1.02-1.37x elsewhere),
-// GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN (its K steps propagate
-// C-wide rows, so one run pays the gather's per-row cost for little data:
-// 3.1x on Squirrel, 2.5x on Chameleon, 1.1x on Texas at one thread).
-// Measured and left alone: LW-GCN 0.70-1.07x, so its ablations stay alone
-// too. The other baselines have no batched form. `-batch N` batches any
-// method with a batched form on request. Flip an entry here when a
-// measurement says so.
+// GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN from
+// GPRGNNAutoBatchMinEdges (below). Measured and left alone: LW-GCN
+// 0.70-1.07x, so its ablations stay alone too, and FAGCN 0.69-0.91x (its
+// per-run edge weights cost more batched than the shared gathers save).
+// The other baselines have no batched form. `-batch N` batches any method
+// with a batched form on request. Flip an entry here when a measurement
+// says so.
 var batchedByDefault = map[string]bool{
 	"gcn": true, "gat": true, "gcnii": true, "gprgnn": true, "mlp": true,
 }
@@ -50,6 +50,14 @@ var batchedByDefault = map[string]bool{
 // (1.76x / 1.52x); slower on Cora, 64 × 2708 × 64 = 11M (0.96x / 0.89x), and
 // Citeseer, 32 × 3327 × 256 = 27M (0.86x / 0.80x).
 const GCNIIAutoBatchMaxWork = 5_000_000
+
+// GPRGNNAutoBatchMinEdges is the number of edges from which BatchAuto
+// batches GPRGNN: its K steps propagate C-wide rows, so a run alone pays the
+// gather's per-row cost for little data, and R runs share it. Measured
+// (bench-batched, 10 runs, shared machine; batched ÷ alone at 1 / 2
+// threads): Squirrel, 217,073 edges, 7.5x / 2.8x; Chameleon, 36,101, 2.6x /
+// 2.1x; Cora, 10,556, 1.4x / 0.8x; Texas, 325, 1.1x / 0.9x.
+const GPRGNNAutoBatchMinEdges = 20_000
 
 // autoBatcher is a Method whose configuration can keep BatchAuto from
 // batching it although its method is batched by default.
@@ -159,13 +167,17 @@ func (m *zooMethod) batchModel() (nn.Model, zoo.Training, bool) {
 
 func (m *zooMethod) batchable() bool { _, _, ok := m.batchModel(); return ok }
 
-// autoBatched keeps a GCNII above GCNIIAutoBatchMaxWork alone under
-// BatchAuto; the other zoo methods follow batchedByDefault.
+// autoBatched keeps a GCNII above GCNIIAutoBatchMaxWork and a GPRGNN below
+// GPRGNNAutoBatchMinEdges alone under BatchAuto; the other zoo methods
+// follow batchedByDefault.
 func (m *zooMethod) autoBatched() bool {
-	if m.name != "gcnii" {
-		return true
+	switch m.name {
+	case "gcnii":
+		return gcniiWork(m.hyper.Layers, m.env.Graph.NumNodes(), m.hyper.Hidden) <= GCNIIAutoBatchMaxWork
+	case "gprgnn":
+		return len(m.env.Graph.Src()) >= GPRGNNAutoBatchMinEdges
 	}
-	return gcniiWork(m.hyper.Layers, m.env.Graph.NumNodes(), m.hyper.Hidden) <= GCNIIAutoBatchMaxWork
+	return true
 }
 
 // gcniiWork is a GCNII's per-run size for GCNIIAutoBatchMaxWork.

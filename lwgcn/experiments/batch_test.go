@@ -10,7 +10,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 )
 
-// The same cells (GCN, GPRGNN, LW-GCN\G and LW-GCN on Texas, 3 splits, 30 epochs)
+// The same cells (GCN, GPRGNN, FAGCN, LW-GCN\G and LW-GCN on Texas, 3 splits, 30 epochs)
 // reproduced batched and alone give the same records: same keys, accuracies
 // within float32 rounding (Texas's 37 test nodes: equal counts), same best
 // epochs, LW-GCN's selection weight within 1e-4.
@@ -27,7 +27,7 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	spec := Spec{Experiment: "table2", Datasets: []string{"texas"}, Methods: []string{"gcn", "gprgnn", "lwgcn-g", "lwgcn"}, MaxRuns: 3,
+	spec := Spec{Experiment: "table2", Datasets: []string{"texas"}, Methods: []string{"gcn", "gprgnn", "fagcn", "lwgcn-g", "lwgcn"}, MaxRuns: 3,
 		Override: Overrides{Epochs: 30}, DatasetOptions: dstest.Options(t)}
 	alone, batch := spec, spec
 	alone.ResultsPath, alone.Batch = filepath.Join(dir, "alone.json"), BatchAlone
@@ -41,8 +41,8 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	ra := fa.Runs()
-	if len(ra) != 12 || len(fb.Runs()) != 12 {
-		t.Fatalf("%d runs alone, %d batched, want 12 and 12", len(ra), len(fb.Runs()))
+	if len(ra) != 15 || len(fb.Runs()) != 15 {
+		t.Fatalf("%d runs alone, %d batched, want 15 and 15", len(ra), len(fb.Runs()))
 	}
 	for _, a := range ra {
 		r, ok := fb.Get(a.Key)
@@ -75,8 +75,8 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	ss := fb.Sessions()
-	if len(ss) != 2 || ss[1].RunsAdded != 4 || ss[1].Batch != "3" {
-		t.Fatalf("sessions %+v: want the resumed one to add 4 runs (split 3 of each method)", ss)
+	if len(ss) != 2 || ss[1].RunsAdded != 5 || ss[1].Batch != "3" {
+		t.Fatalf("sessions %+v: want the resumed one to add 5 runs (split 3 of each method)", ss)
 	}
 	for _, r := range fb.Runs() {
 		if r.Session == ss[1].ID && (r.Split != 3 || r.BatchRuns != 1) {
@@ -89,8 +89,8 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 			n++
 		}
 	}
-	if n != 4 {
-		t.Errorf("%d records of split 3, want 4", n)
+	if n != 5 {
+		t.Errorf("%d records of split 3, want 5", n)
 	}
 }
 
@@ -194,6 +194,11 @@ func TestBatchAutoChoice(t *testing.T) {
 		{"mlp", "texas", Overrides{}, BatchAuto, true},
 		{"gcn", "texas", Overrides{}, BatchAuto, true},
 		{"gprgnn", "squirrel", Overrides{}, BatchAuto, true},
+		{"gprgnn", "chameleon", Overrides{}, BatchAuto, true}, // 36,101 edges
+		{"gprgnn", "cora", Overrides{}, BatchAuto, false},     // 10,556
+		{"gprgnn", "cora", Overrides{}, 4, true},
+		{"fagcn", "squirrel", Overrides{}, BatchAuto, false},
+		{"fagcn", "texas", Overrides{}, 4, true},
 		{"h2gcn", "texas", Overrides{}, 4, false}, // no batched form
 		{"lwgcn", "texas", Overrides{}, BatchAuto, false},
 		{"gcn", "texas", Overrides{}, BatchAlone, false},

@@ -106,8 +106,9 @@ func batchedSpeedSection(dir string) (string, error) {
 	b.WriteString("of machine, from the batched-runs issue; its ratio is meaningful for the lwgcn rows (the same\n")
 	b.WriteString("epoch) and only indicative for the other models' rows (a different, usually smaller, epoch).\n")
 	b.WriteString("`reproduce` and `sweep` batch by default (`-batch 0`) the models measured faster batched here:\n")
-	b.WriteString("GCN, GAT, GPRGNN, MLP, and GCNII up to experiments.GCNIIAutoBatchMaxWork (layers x nodes x hidden;\n")
-	b.WriteString("Cora's and Citeseer's deep GCNIIs are slower batched and run alone), not LW-GCN. The other\n")
+	b.WriteString("GCN, GAT, MLP, GCNII up to experiments.GCNIIAutoBatchMaxWork (layers x nodes x hidden; Cora's and\n")
+	b.WriteString("Citeseer's deep GCNIIs are slower batched and run alone) and GPRGNN from\n")
+	b.WriteString("experiments.GPRGNNAutoBatchMinEdges edges; not LW-GCN or FAGCN (slower batched). The other\n")
 	b.WriteString("baselines have no batched form and run alone.\n")
 	var models []string
 	for _, r := range f.Rows {

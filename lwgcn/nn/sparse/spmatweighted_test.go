@@ -52,3 +52,45 @@ func testSpMatMulWeighted(t *testing.T) {
 	nntest.AssertClose(t, "A_w x", got, nntest.Flat(want), 1e-12)
 	h.CheckGradients(rand.New(rand.NewPCG(1, 9)), 1e-6)
 }
+
+func TestSpMatMulWeightedRuns(t *testing.T) { nntest.BothLayouts(t, testSpMatMulWeightedRuns) }
+
+// testSpMatMulWeightedRuns: for 2 runs, each run's columns equal that run's
+// A_{w_r}·x_r computed by hand (as testSpMatMulWeighted), and the gradients
+// with respect to x and to every run's weights match finite differences.
+func testSpMatMulWeightedRuns(t *testing.T) {
+	rows, cols := []int32{0, 0, 1, 1, 1, 2}, []int32{1, 4, 2, 2, 0, 3}
+	m, err := sparse.NewSparseMatrix(4, 5, rows, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.RowScale = []float32{1, 0.5, 2, 1}
+	m.ColScale = []float32{1, 2, 1, 0.25, 3}
+	in := nn.NewInputs()
+	in.DType = dtypes.Float64
+	sparse.Set(in, "a", m)
+	const runs, hid = 2, 3
+	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
+		g := n.Graph()
+		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, runs*hid)
+		w := nn.Param(scope, g, "w", dtypes.Float64, nn.Uniform(1), nil, 6, runs)
+		return sparse.FromNodes(n, "a").MulWeightedRuns(x, w, runs)
+	})
+	got, _ := h.Forward()
+	x, w := nntest.Matrix(h.VarValues("/x"), 5, runs*hid), nntest.Matrix(h.VarValues("/w"), 6, runs)
+	want := make([][]float64, 4)
+	for i := range want {
+		want[i] = make([]float64, runs*hid)
+	}
+	for e := range m.Rows {
+		r, c := m.Rows[e], m.Cols[e]
+		for run := range runs {
+			for j := range hid {
+				col := run*hid + j
+				want[r][col] += float64(m.RowScale[r]) * w[e][run] * float64(m.ColScale[c]) * x[c][col]
+			}
+		}
+	}
+	nntest.AssertClose(t, "A_{w_r} x_r", got, nntest.Flat(want), 1e-12)
+	h.CheckGradients(rand.New(rand.NewPCG(2, 9)), 1e-6)
+}

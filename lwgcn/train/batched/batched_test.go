@@ -244,6 +244,8 @@ func TestBatchedEqualsAloneTiny(t *testing.T) {
 		{"gat/dense", false, models.GAT{Hidden: 4, Heads: 3, OutHeads: 1, Dropout: 0.5, AttentionDropout: 0.3}},
 		{"gprgnn/sparse", true, models.GPRGNN{Hidden: 8, K: 4, Alpha: 0.1, Dropout: 0.5, DropProp: 0.3}},
 		{"gprgnn/dense", false, models.GPRGNN{Hidden: 8, K: 3, Alpha: 0.9, Dropout: 0.5, DropProp: 0.5}},
+		{"fagcn/sparse", true, models.FAGCN{Hidden: 8, Layers: 2, Eps: 0.3, Dropout: 0.5}},
+		{"fagcn/dense", false, models.FAGCN{Hidden: 8, Layers: 1, Eps: 0.2, Dropout: 0.4}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -269,6 +271,7 @@ func TestBatchedEqualsAloneTinyELL(t *testing.T) {
 	checkBatchedEqualsAlone(t, g, models.GCN{Hidden: 8, Dropout: 0.5, Layers: 3}, 12, 4, differentRuns)
 	checkBatchedEqualsAlone(t, g, models.MLP{Hidden: 8, Dropout: 0.5, InputDropout: 0.2}, 12, 4, differentRuns)
 	checkBatchedEqualsAlone(t, g, models.GPRGNN{Hidden: 8, K: 5, Alpha: 0.2, Dropout: 0.5, DropProp: 0.5}, 12, 4, differentRuns)
+	checkBatchedEqualsAlone(t, g, models.FAGCN{Hidden: 8, Layers: 2, Eps: 0.3, Dropout: 0.5}, 12, 4, differentRuns)
 	// GCNII in the sorted-padded layout (which needs an ELL adjacency).
 	checkBatchedEqualsAlone(t, g, models.GCNII{Layers: 4, Hidden: 8, Dropout: 0.5, Alpha: 0.1, Lambda: 0.5}, 12, 4, differentRuns)
 }
@@ -320,7 +323,7 @@ func TestBatchedEqualsAloneGroups(t *testing.T) {
 
 func TestForRefusesModelsWithoutBatchedForm(t *testing.T) {
 	_, err := For(models.H2GCN{})
-	if err == nil || err.Error() != `batched: no batched form of model "h2gcn" (batched: mlp, gcn, gcnii, gat, gprgnn, and models with a Batched method such as LW-GCN's f_C)` {
+	if err == nil || err.Error() != `batched: no batched form of model "h2gcn" (batched: mlp, gcn, gcnii, gat, gprgnn, fagcn, and models with a Batched method such as LW-GCN's f_C)` {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -403,5 +406,19 @@ func TestRunBytesGPRGNN(t *testing.T) {
 	want := int64(4 * (4*131 + 2640 + 13680 + 8100))
 	if got := RunBytes(g, m); got != want {
 		t.Fatalf("RunBytes(GPRGNN) = %d, want %d", got, want)
+	}
+}
+
+// FAGCN's estimate: the dense part with layers+1 layers plus 8 per-edge
+// buffers per FAConv layer, by hand on the tiny graph.
+func TestRunBytesFAGCN(t *testing.T) {
+	g := tinyGraph(t, 60, 3, false, 5) // dense features 60 x 12
+	m := models.FAGCN{Hidden: 8, Layers: 2}
+	e := int64(len(g.Src()))
+	// 3 layers of 8: weights 12·8 + 8·8 + 8·3 + 2·8 + 3 = 203; masks 60·8·2 + 3·60·12 = 3120;
+	// activations 12·60·(3·8+3) = 19440; per edge 8·2 = 16.
+	want := 4 * (4*203 + 3120 + 19440 + 16*e)
+	if got := RunBytes(g, m); got != want {
+		t.Fatalf("RunBytes(FAGCN) = %d, want %d (%d edges)", got, want, e)
 	}
 }

@@ -47,6 +47,11 @@ func RunBytes(g *graph.Graph, m nn.Model) int64 {
 		hidden, layers = int64(m.Hidden), int64(max(m.Layers, 2))
 	case models.GCNII:
 		hidden, layers = int64(m.Hidden), int64(m.Layers+2)
+	case models.FAGCN:
+		// Per edge and layer: score, tanh, mask, coefficient and their
+		// gradients (about 8 [E] buffers).
+		hidden, layers = int64(m.Hidden), int64(m.Layers+1)
+		edgeActs = 8 * int64(len(g.Src())) * int64(m.Layers)
 	case models.GPRGNN:
 		// An MLP, then K+1 propagated [N, C] matrices with their weighted
 		// terms, partial sums and gradients (about 4 each), and the mask.

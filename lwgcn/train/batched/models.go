@@ -84,8 +84,10 @@ func For(m nn.Model) (Model, error) {
 		return GAT{m}, nil
 	case models.GPRGNN:
 		return GPRGNN{m}, nil
+	case models.FAGCN:
+		return FAGCN{m}, nil
 	}
-	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii, gat, gprgnn, and models with a Batched method such as LW-GCN's f_C)", m.Name())
+	return nil, fmt.Errorf("batched: no batched form of model %q (batched: mlp, gcn, gcnii, gat, gprgnn, fagcn, and models with a Batched method such as LW-GCN's f_C)", m.Name())
 }
 
 // MLP is models.MLP for R runs.
