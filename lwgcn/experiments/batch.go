@@ -32,7 +32,7 @@ const (
 // MLP is 0.87x on Texas, a 0.7 ms difference, and 1.02-1.37x elsewhere),
 // GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN from
 // GPRGNNAutoBatchMinEdges (below). Measured and left alone: LW-GCN
-// 0.70-1.07x, so its ablations stay alone too, and FAGCN 0.69-0.91x (its
+// 0.70-1.07x, so its ablations stay alone too, and FAGCN 0.63-1.08x (its
 // per-run edge weights cost more batched than the shared gathers save).
 // The other baselines have no batched form. `-batch N` batches any method
 // with a batched form on request. Flip an entry here when a measurement
@@ -54,9 +54,10 @@ const GCNIIAutoBatchMaxWork = 5_000_000
 // GPRGNNAutoBatchMinEdges is the number of edges from which BatchAuto
 // batches GPRGNN: its K steps propagate C-wide rows, so a run alone pays the
 // gather's per-row cost for little data, and R runs share it. Measured
-// (bench-batched, 10 runs, shared machine; batched ÷ alone at 1 / 2
-// threads): Squirrel, 217,073 edges, 7.5x / 2.8x; Chameleon, 36,101, 2.6x /
-// 2.1x; Cora, 10,556, 1.4x / 0.8x; Texas, 325, 1.1x / 0.9x.
+// (bench-batched, 10 runs, on a machine shared with two protocol runs, so
+// the figures vary between measurements; batched ÷ alone at 1 / 2
+// threads): Squirrel, 217,073 edges, 3.1-7.5x / 2.8x; Chameleon, 36,101,
+// 2.5-2.6x / 2.1x; Cora, 10,556, 1.4x / 0.8x; Texas, 325, 1.1x / 0.9x.
 const GPRGNNAutoBatchMinEdges = 20_000
 
 // autoBatcher is a Method whose configuration can keep BatchAuto from
