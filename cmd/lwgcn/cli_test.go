@@ -118,6 +118,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"sweep", "-batch", "-2"}, 2, "-batch -2: must be >= 0"},
 		{[]string{"bench", "-lwgcn-only", "-batched"}, 2, "-batched must come first: lwgcn bench -batched [bench-batched flags]"},
 		{[]string{"bench", "-batched", "-model", "nope"}, 1, `bench-batched: -model "nope": want one of fagcn, gat, gcn, gcnii, gprgnn, lwgcn, mlp`},
+		{[]string{"merge", "a.json"}, 2, "merge: want -into FILE and at least one file to merge"},
+		{[]string{"merge", "-into", filepath.Join(t.TempDir(), "out.json"), "/nonexistent/b.json"}, 1, "merge: /nonexistent/b.json: no such file"},
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},
 		{[]string{"train", "-dataset", "texas", "-model", "gcn", "-variant", "dense"}, 2, "-variant: an LW-GCN setting; -model gcn does not have it"},
 		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: a baseline setting; -model lwgcn does not have it"},

@@ -58,3 +58,47 @@ func TestReproduceRecordsSessions(t *testing.T) {
 		t.Errorf("lwgcn results lacks the time-to-table of the one session:\n%s", out)
 	}
 }
+
+// Two reproduce invocations in parallel, each with its own results file
+// (GCN on Texas, splits 0 and 1 of a 2-run table via -max-runs), merged
+// into one: both runs and both sessions are there, and a reproduce on the
+// merged file finds nothing left to train.
+func TestMergeParallelInvocations(t *testing.T) {
+	bin := lwgcnBinary(t)
+	dir := t.TempDir()
+	cache := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), cliTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("lwgcn %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	common := []string{"-datasets", "texas", "-epochs", "2", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache}
+	a, b, merged := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "table2.json")
+	run(append([]string{"reproduce", "table2", "-methods", "gcn", "-max-runs", "1", "-results", a}, common...)...)
+	run(append([]string{"reproduce", "table2", "-methods", "mlp", "-max-runs", "1", "-results", b}, common...)...)
+	out := run("merge", "-into", merged, a, b)
+	if !strings.Contains(out, "b.json: 1 runs added, 0 replaced by later records (now 2 runs, 2 sessions)") {
+		t.Errorf("merge output:\n%s", out)
+	}
+	f, err := results.Open(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Runs()) != 2 || len(f.Sessions()) != 2 {
+		t.Fatalf("merged: %d runs, %d sessions; want 2 and 2", len(f.Runs()), len(f.Sessions()))
+	}
+	run(append([]string{"reproduce", "table2", "-methods", "gcn,mlp", "-max-runs", "1", "-results", merged}, common...)...)
+	if f, err = results.Open(merged); err != nil {
+		t.Fatal(err)
+	}
+	if ss := f.Sessions(); len(f.Runs()) != 2 || len(ss) != 3 || ss[2].RunsAdded != 0 {
+		t.Errorf("reproduce on the merged file: %d runs, sessions %+v; want 2 runs and a third session adding none", len(f.Runs()), ss)
+	}
+}

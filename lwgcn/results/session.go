@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -148,4 +149,45 @@ func (f *File) countRun(r *Run, isNew bool) {
 		s.RunsAdded++
 	}
 	s.WallSecs = time.Since(f.openStart).Seconds()
+}
+
+// Merge adds other's runs and sessions to f and saves f: the way to join
+// the files of invocations run in parallel (one results file each, since
+// a file has one writer). A run f lacks is added; a run both hold (same
+// key: experiment, dataset, method, split, seed and configuration) keeps
+// the one recorded last (provenance date). A session f lacks is added; one
+// both hold (a copy taken while it was open) keeps the copy that ran
+// longer. Sessions end up ordered by start. Neither file may have an open
+// session.
+func (f *File) Merge(other *File) (added, replaced int, err error) {
+	if f.open >= 0 || other.open >= 0 {
+		return 0, 0, fmt.Errorf("results: merging %s into %s: a session is open", other.Path, f.Path)
+	}
+	for _, r := range other.runs {
+		i, ok := f.index[r.Key]
+		switch {
+		case !ok:
+			f.index[r.Key] = len(f.runs)
+			f.runs = append(f.runs, r)
+			added++
+		case r.Provenance.Date > f.runs[i].Provenance.Date:
+			f.runs[i] = r
+			replaced++
+		}
+	}
+	have := map[string]int{}
+	for i, s := range f.sessions {
+		have[s.ID] = i
+	}
+	for _, s := range other.sessions {
+		if i, ok := have[s.ID]; !ok {
+			have[s.ID] = len(f.sessions)
+			f.sessions = append(f.sessions, s)
+		} else if s.WallSecs > f.sessions[i].WallSecs {
+			f.sessions[i] = s
+		}
+	}
+	start := func(s Session) time.Time { t, _ := time.Parse(time.RFC3339Nano, s.Start); return t }
+	sort.SliceStable(f.sessions, func(i, j int) bool { return start(f.sessions[i]).Before(start(f.sessions[j])) })
+	return added, replaced, f.Save()
 }

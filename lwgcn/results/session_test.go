@@ -103,3 +103,68 @@ func TestSessionOldFileAndNoLoadAvg(t *testing.T) {
 		t.Errorf("repeated session id: %v", err)
 	}
 }
+
+// Merge: two files written by parallel invocations, both started from a
+// copy that holds run "old" and session s0 (open when copied into b, so
+// b's copy is shorter). The result has every run once (a re-run of "old"
+// in b, recorded later, replaces it), every session once (s0 the longer
+// copy), ordered by start, and is saved; an open session refuses.
+func TestMerge(t *testing.T) {
+	dir := t.TempDir()
+	mk := func(name string, sessions []Session, runs ...Run) *File {
+		t.Helper()
+		f, err := Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.sessions = sessions
+		for _, r := range runs {
+			if err := f.Put(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return f
+	}
+	run := func(key, date string, acc float64) Run {
+		return Run{Key: key, TestAcc: acc, Provenance: Provenance{Date: date}}
+	}
+	s0 := Session{ID: "s0", Start: "2026-11-25T11:00:00.7Z", WallSecs: 100}
+	s0early := s0
+	s0early.WallSecs = 40
+	sA := Session{ID: "sA", Start: "2026-11-25T12:00:00.745Z", WallSecs: 50}
+	sB := Session{ID: "sB", Start: "2026-11-25T11:30:00Z", WallSecs: 60}
+	sC := Session{ID: "sC", Start: "2026-11-25T12:00:00.7Z", WallSecs: 5} // before sA, though its text sorts after
+	a := mk("a.json", []Session{s0, sA}, run("old", "2026-11-25T11:00:00Z", 0.5), run("x", "2026-11-25T12:01:00Z", 0.6))
+	b := mk("b.json", []Session{s0early, sB, sC}, run("old", "2026-11-25T11:40:00Z", 0.7), run("y", "2026-11-25T11:41:00Z", 0.8))
+	added, replaced, err := a.Merge(b)
+	if err != nil || added != 1 || replaced != 1 {
+		t.Fatalf("Merge: added %d, replaced %d, %v; want 1, 1", added, replaced, err)
+	}
+	g, err := Open(a.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range g.Runs() {
+		got[r.Key] = r.TestAcc
+	}
+	if len(got) != 3 || got["old"] != 0.7 || got["x"] != 0.6 || got["y"] != 0.8 {
+		t.Errorf("merged runs %v: want old 0.7 (the later), x 0.6, y 0.8", got)
+	}
+	var ids []string
+	for _, s := range g.Sessions() {
+		ids = append(ids, s.ID)
+		if s.ID == "s0" && s.WallSecs != 100 {
+			t.Errorf("session s0 kept with %v s, want the longer copy (100 s)", s.WallSecs)
+		}
+	}
+	if strings.Join(ids, ",") != "s0,sB,sC,sA" {
+		t.Errorf("sessions %v, want s0,sB,sC,sA (by start time)", ids)
+	}
+	if err := b.BeginSession(NewSession("reproduce", "table2", nil, nil, "go", "auto")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Merge(b); err == nil || !strings.Contains(err.Error(), "a session is open") {
+		t.Errorf("merging a file with an open session: %v", err)
+	}
+}
