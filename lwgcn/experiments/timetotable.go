@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
@@ -14,9 +16,12 @@ import (
 // before sessions existed, the sum of those runs' own training times.
 type TimeToTable struct {
 	// SessionSecs is the total wall time of the Sessions sessions that
-	// recorded at least one of the table's runs.
-	SessionSecs float64
-	Sessions    int
+	// recorded at least one of the table's runs, summed; WallSecs the wall
+	// time during which at least one of them ran (sessions run in parallel,
+	// each process with its own results file, overlap; a session without a
+	// readable start counts whole).
+	SessionSecs, WallSecs float64
+	Sessions              int
 	// MaxLoad1 is the highest 1-minute load average those sessions recorded
 	// (at start or end; -1: none recorded) and MaxProcs their largest
 	// GOMAXPROCS: a load above it means the machine was shared and the wall
@@ -63,6 +68,7 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 	}
 	t := TimeToTable{MaxLoad1: -1}
 	seen := map[string]bool{}
+	var spans [][2]float64 // [start, end] in seconds since the Unix epoch
 	for _, r := range runs {
 		s, ok := byID[r.Session]
 		if r.Session == "" || !ok {
@@ -74,6 +80,12 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 			seen[s.ID] = true
 			t.Sessions++
 			t.SessionSecs += s.WallSecs
+			if start, err := time.Parse(time.RFC3339Nano, s.Start); err == nil {
+				a := float64(start.UnixNano()) / 1e9
+				spans = append(spans, [2]float64{a, a + s.WallSecs})
+			} else {
+				t.WallSecs += s.WallSecs
+			}
 			t.MaxProcs = max(t.MaxProcs, s.GOMAXPROCS)
 			for _, l := range []*float64{s.Load1Start, s.Load1End} {
 				if l != nil {
@@ -82,6 +94,7 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 			}
 		}
 	}
+	t.WallSecs += unionLength(spans)
 	t.Cells = len(cells)
 	for _, c := range cells {
 		distinct := map[[2]int64]bool{}
@@ -93,6 +106,23 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 		}
 	}
 	return t
+}
+
+// unionLength is the total length covered by the intervals.
+func unionLength(spans [][2]float64) float64 {
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	total, end := 0.0, math.Inf(-1)
+	for _, s := range spans {
+		switch {
+		case s[0] >= end:
+			total += s[1] - s[0]
+			end = s[1]
+		case s[1] > end:
+			total += s[1] - end
+			end = s[1]
+		}
+	}
+	return total
 }
 
 // fmtDuration renders seconds as "42 s", "12.5 min" or "3 h 05 min".
@@ -111,8 +141,11 @@ func fmtDuration(secs float64) string {
 func (t TimeToTable) Markdown() string {
 	var parts []string
 	if t.Sessions > 0 {
-		p := fmt.Sprintf("%s of wall time in %d session%s", fmtDuration(t.SessionSecs), t.Sessions,
+		p := fmt.Sprintf("%s of wall time in %d session%s", fmtDuration(t.WallSecs), t.Sessions,
 			map[bool]string{true: "", false: "s"}[t.Sessions == 1])
+		if t.SessionSecs > t.WallSecs+1 {
+			p += fmt.Sprintf(", some of them in parallel (%s summed over the sessions)", fmtDuration(t.SessionSecs))
+		}
 		if t.MaxLoad1 >= 0 && t.MaxProcs > 0 && t.MaxLoad1 > float64(t.MaxProcs)+0.5 {
 			p += fmt.Sprintf(" (the machine was shared: load average up to %.1f for GOMAXPROCS %d)", t.MaxLoad1, t.MaxProcs)
 		}

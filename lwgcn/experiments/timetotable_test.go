@@ -62,7 +62,7 @@ func TestTimeToTableTable2(t *testing.T) {
 	methods := append([]string{"lwgcn"}, "gcn", "mlp")
 	cells, cellRuns := comparisonCells(sums, methods, table2Datasets)
 	got := computeTimeToTable(f.Sessions(), cellRuns, cells)
-	want := TimeToTable{SessionSecs: 130.5, Sessions: 2, MaxLoad1: -1, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 27, CompleteCells: 1}
+	want := TimeToTable{SessionSecs: 130.5, WallSecs: 130.5, Sessions: 2, MaxLoad1: -1, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 27, CompleteCells: 1}
 	if got != want {
 		t.Errorf("time-to-table %+v, want %+v", got, want)
 	}
@@ -221,5 +221,33 @@ func TestTimeToTableSweepAndDepth(t *testing.T) {
 		len(depthDatasets)*len(depthMethods)*len(DepthLayers))
 	if line != want {
 		t.Errorf("depth: %q, want %q", line, want)
+	}
+}
+
+// Sessions of parallel processes overlap: the wall time is the union of
+// their intervals, and the line also gives the sum. A: 11:00-11:10, B:
+// 11:05-11:20, C: 12:00-12:01; D has no readable start and counts whole
+// (30 s); E recorded no run of the table.
+func TestTimeToTableParallelSessions(t *testing.T) {
+	sessions := []results.Session{
+		{ID: "A", Start: "2026-11-25T11:00:00Z", WallSecs: 600},
+		{ID: "B", Start: "2026-11-25T11:05:00.5Z", WallSecs: 899.5},
+		{ID: "C", Start: "2026-11-25T12:00:00Z", WallSecs: 60},
+		{ID: "D", WallSecs: 30},
+		{ID: "E", Start: "2026-11-25T11:00:00Z", WallSecs: 9999},
+	}
+	var runs []results.Run
+	for s, id := range []string{"A", "A", "B", "B", "C", "D"} {
+		runs = append(runs, handRun("t", "texas", "gcn", s, id, 1))
+	}
+	tt := computeTimeToTable(sessions, runs, []cell{{runs: runs, want: 10}})
+	// Union: 11:00-11:20 (1200 s) + 60 s + D's 30 s; sum 600 + 899.5 + 60 + 30.
+	if tt.WallSecs != 1290 || tt.SessionSecs != 1589.5 || tt.Sessions != 4 {
+		t.Errorf("%+v: want wall 1290 s, summed 1589.5 s, 4 sessions", tt)
+	}
+	want := "Time-to-table: 21.5 min of wall time in 4 sessions, some of them in parallel (26.5 min summed over the sessions); " +
+		"not complete (0 of 1 cells have all their protocol runs).\n"
+	if got := tt.Markdown(); got != want {
+		t.Errorf("markdown %q, want %q", got, want)
 	}
 }
