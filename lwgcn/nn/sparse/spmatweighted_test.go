@@ -19,18 +19,7 @@ func TestSpMatMulWeighted(t *testing.T) { nntest.BothLayouts(t, testSpMatMulWeig
 // values replaced by w (scales kept), and the gradients with respect to x and
 // w match finite differences (w and x are trainable variables here).
 func testSpMatMulWeighted(t *testing.T) {
-	// 4 x 5 matrix with a duplicate entry (1, 2) twice, an empty row 3, and
-	// row/column scales.
-	rows, cols := []int32{0, 0, 1, 1, 1, 2}, []int32{1, 4, 2, 2, 0, 3}
-	m, err := sparse.NewSparseMatrix(4, 5, rows, cols, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.RowScale = []float32{1, 0.5, 2, 1}
-	m.ColScale = []float32{1, 2, 1, 0.25, 3}
-	in := nn.NewInputs()
-	in.DType = dtypes.Float64
-	sparse.Set(in, "a", m)
+	m, in := weightedTestMatrix(t)
 	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
 		g := n.Graph()
 		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, 3)
@@ -59,16 +48,7 @@ func TestSpMatMulWeightedRuns(t *testing.T) { nntest.BothLayouts(t, testSpMatMul
 // A_{w_r}·x_r computed by hand (as testSpMatMulWeighted), and the gradients
 // with respect to x and to every run's weights match finite differences.
 func testSpMatMulWeightedRuns(t *testing.T) {
-	rows, cols := []int32{0, 0, 1, 1, 1, 2}, []int32{1, 4, 2, 2, 0, 3}
-	m, err := sparse.NewSparseMatrix(4, 5, rows, cols, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.RowScale = []float32{1, 0.5, 2, 1}
-	m.ColScale = []float32{1, 2, 1, 0.25, 3}
-	in := nn.NewInputs()
-	in.DType = dtypes.Float64
-	sparse.Set(in, "a", m)
+	m, in := weightedTestMatrix(t)
 	const runs, hid = 2, 3
 	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
 		g := n.Graph()
@@ -93,4 +73,21 @@ func testSpMatMulWeightedRuns(t *testing.T) {
 	}
 	nntest.AssertClose(t, "A_{w_r} x_r", got, nntest.Flat(want), 1e-12)
 	h.CheckGradients(rand.New(rand.NewPCG(2, 9)), 1e-6)
+}
+
+// weightedTestMatrix is a 4 x 5 matrix with a duplicate entry (1, 2) twice,
+// an empty row 3, and row/column scales, added to float64 inputs as "a".
+func weightedTestMatrix(t *testing.T) (*sparse.SparseMatrix, *nn.Inputs) {
+	t.Helper()
+	rows, cols := []int32{0, 0, 1, 1, 1, 2}, []int32{1, 4, 2, 2, 0, 3}
+	m, err := sparse.NewSparseMatrix(4, 5, rows, cols, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.RowScale = []float32{1, 0.5, 2, 1}
+	m.ColScale = []float32{1, 2, 1, 0.25, 3}
+	in := nn.NewInputs()
+	in.DType = dtypes.Float64
+	sparse.Set(in, "a", m)
+	return m, in
 }
