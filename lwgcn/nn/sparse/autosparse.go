@@ -24,7 +24,9 @@ type Propagator interface {
 
 // SetAuto adds the matrix m under name, dense (name/full, [rows, cols],
 // scales applied) when its density exceeds AutoSparseDensity and it has at
-// most AutoSparseMaxElements elements, otherwise as Set does.
+// most AutoSparseMaxElements elements, otherwise as Set does. A dense matrix
+// equal to its transpose (float32 values) is marked so (name/symmetric):
+// its product's gradient Aᵀ·v is then A·v, without transposing A.
 func SetAuto(in HostInputs, name string, m *SparseMatrix) {
 	elems := m.NumRows * m.NumCols
 	if elems > 0 && elems <= AutoSparseMaxElements && float64(m.NNZ()) > AutoSparseDensity*float64(elems) {
@@ -35,32 +37,60 @@ func SetAuto(in HostInputs, name string, m *SparseMatrix) {
 		}
 		in.SetMeta(name+"/numrows", m.NumRows)
 		in.SetMeta(name+"/numcols", m.NumCols)
+		if symmetric(f, m.NumRows, m.NumCols) {
+			in.SetMeta(name+"/symmetric", 1)
+		}
 		in.SetFloat(name+"/full", f, m.NumRows, m.NumCols)
 		return
 	}
 	Set(in, name, m)
 }
 
+// symmetric reports whether the rows x cols row-major matrix a is square
+// and equal to its transpose.
+func symmetric(a []float32, rows, cols int) bool {
+	if rows != cols {
+		return false
+	}
+	for i := range rows {
+		for j := i + 1; j < cols; j++ {
+			if a[i*cols+j] != a[j*cols+i] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // AutoSpMat is a matrix added with SetAuto, inside a graph: exactly
-// one of Dense ([rows, cols]) and Sparse is set.
+// one of Dense ([rows, cols]) and Sparse is set; Symmetric says that Dense
+// equals its transpose.
 type AutoSpMat struct {
-	Dense  *Node
-	Sparse *SpMat
+	Dense     *Node
+	Symmetric bool
+	Sparse    *SpMat
 }
 
 // AutoFromNodes returns the matrix added with SetAuto; train false gives
 // the evaluation-pass form (sparse products without gradient machinery).
 func AutoFromNodes(n GraphInputs, name string, train bool) AutoSpMat {
 	if d := n.Maybe(name + "/full"); d != nil {
-		return AutoSpMat{Dense: d}
+		return AutoSpMat{Dense: d, Symmetric: n.MetaOr(name+"/symmetric", 0) == 1}
 	}
 	return AutoSpMat{Sparse: FromNodes(n, name).ForPass(train)}
 }
 
-// Mul returns A·x for x [cols, H].
+// Mul returns A·x for x [cols, H]. For a symmetric dense A the gradient
+// (Aᵀ·v) is the product A·v: the Go backend would otherwise transpose the
+// whole N x N matrix at every backward pass.
 func (a AutoSpMat) Mul(x *Node) *Node {
 	if a.Dense != nil {
-		return Dot(ConvertDType(a.Dense, x.DType()), x).Product()
+		d := ConvertDType(a.Dense, x.DType())
+		if a.Symmetric {
+			return linearWithCustomGradient(x, func(x *Node) *Node { return Dot(d, x).Product() },
+				func(v *Node) *Node { return Dot(d, v).Product() })
+		}
+		return Dot(d, x).Product()
 	}
 	return a.Sparse.Mul(x)
 }

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
@@ -37,5 +38,61 @@ func TestAutoSparse(t *testing.T) {
 		got, _ := h.Forward()
 		nntest.AssertClose(t, "A·x", got, want, 1e-6)
 		h.CheckGradients(rng, 1e-6)
+	}
+}
+
+// A dense matrix equal to its transpose is marked symmetric and its
+// product's gradient (A·v for Aᵀ·v) matches finite differences; a
+// non-symmetric one is not marked, and its gradient is the general one.
+func TestAutoSparseSymmetric(t *testing.T) {
+	// Symmetric pattern with the scales d^-1/2 on both sides: s_i·s_j = s_j·s_i.
+	symRows, symCols := []int32{0, 1, 1, 2, 2, 3, 0, 3}, []int32{1, 0, 2, 1, 3, 2, 3, 0}
+	scale := []float32{0.5, 0.25, 2, 1}
+	for _, c := range []struct {
+		name       string
+		rows, cols []int32
+		symmetric  bool
+	}{
+		{"symmetric", symRows, symCols, true},
+		{"directed", symRows[:5], symCols[:5], false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := sparse.NewSparseMatrix(4, 4, c.rows, c.cols, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.RowScale, m.ColScale = scale, scale
+			old := sparse.AutoSparseDensity
+			t.Cleanup(func() { sparse.AutoSparseDensity = old })
+			sparse.AutoSparseDensity = 0.01
+			in := nn.NewInputs()
+			in.DType = dtypes.Float64
+			sparse.SetAuto(in, "a", m)
+			if v, _ := in.Meta("a/symmetric"); (v == 1) != c.symmetric {
+				t.Fatalf("a/symmetric = %d, want symmetric %v", v, c.symmetric)
+			}
+			rng := rand.New(rand.NewPCG(3, 4))
+			xv := nntest.RandValues(rng, 4, 2)
+			h := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
+				x := scope.VariableWithValue("x", nntest.Float64Tensor(xv, 4, 2)).NodeValue(n.Graph())
+				a := sparse.AutoFromNodes(n, "a", true)
+				if a.Symmetric != c.symmetric {
+					t.Fatalf("AutoSpMat.Symmetric = %v", a.Symmetric)
+				}
+				return a.Mul(x)
+			})
+			got, _ := h.Forward()
+			d := m.Dense()
+			want := make([]float64, 8)
+			for i := range 4 {
+				for j := range 4 {
+					for k := range 2 {
+						want[i*2+k] += d[i*4+j] * xv[j*2+k]
+					}
+				}
+			}
+			nntest.AssertClose(t, "A·x", got, want, 1e-6)
+			h.CheckGradients(rng, 1e-6)
+		})
 	}
 }
