@@ -60,7 +60,7 @@ func (m SuperGAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // of the two layers' self-supervised link losses (nil otherwise).
 func (m SuperGAT) ForwardWithLinkLoss(scope *model.Scope, in *nn.Nodes, train bool) (logits, linkLoss *Node) {
 	edges := sparse.FromNodes(in, nn.InputGATEdges)
-	keys := in.Get(nn.InputSuperGATKeys)
+	keys := nn.SuperGATEdgesFrom(in)
 	cfg := nn.SuperGATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true, Attention: m.Attention, NegativeSlope: 0.2,
 		AttentionDropout: m.Dropout, EdgeSampleRatio: m.EdgeSampleRatio, NegSampleRatio: m.NegSampleRatio}
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.Dropout, train)

@@ -18,7 +18,28 @@ import (
 
 // InputSuperGATKeys holds the sorted keys src·N + dst of the self-looped
 // edges ("adj/gat"): the positives that negative sampling must avoid.
-const InputSuperGATKeys = "supergat/keys"
+// InputSuperGATTable holds the same set as a dense 0/1 table [N·N] (uint8)
+// on graphs of at most SuperGATTableMaxPairs node pairs.
+const (
+	InputSuperGATKeys  = "supergat/keys"
+	InputSuperGATTable = "supergat/table"
+)
+
+// SuperGATTableMaxPairs bounds the node pairs (N²) of the graphs that get
+// the dense edge table (64 MiB): checking a candidate pair is then one
+// lookup instead of a binary search over the keys (about 18 gathers and 90
+// element-wise steps per candidate on Squirrel). Larger graphs search the
+// keys; both give the same pairs.
+var SuperGATTableMaxPairs = 1 << 26
+
+// SuperGATEdges is the edge set negative sampling avoids, inside a graph:
+// Keys (always) and Table (nil on larger graphs), see InputSuperGATKeys.
+type SuperGATEdges struct{ Keys, Table *Node }
+
+// SuperGATEdgesFrom returns the edge set AddSuperGATInputs added.
+func SuperGATEdgesFrom(n *Nodes) SuperGATEdges {
+	return SuperGATEdges{Keys: n.Get(InputSuperGATKeys), Table: n.Maybe(InputSuperGATTable)}
+}
 
 // SuperGATAttention is the attention form of a SuperGAT layer.
 type SuperGATAttention int
@@ -83,7 +104,8 @@ func SuperGATEdgeKeys(m *sparse.SparseMatrix) []int64 {
 }
 
 // AddSuperGATInputs adds the self-looped edges ("adj/gat", as GATConv) and
-// their keys ("supergat/keys", [P] int64) for the negative sampler.
+// their keys ("supergat/keys", [P] int64, and on small enough graphs the
+// table "supergat/table") for the negative sampler.
 func AddSuperGATInputs(in *Inputs, g *graph.Graph) error {
 	if err := AddGATEdges(in, g); err != nil {
 		return err
@@ -94,6 +116,13 @@ func AddSuperGATInputs(in *Inputs, g *graph.Graph) error {
 	}
 	keys := SuperGATEdgeKeys(m)
 	in.Set(InputSuperGATKeys, tensors.FromFlatDataAndDimensions(keys, len(keys)))
+	if n := int64(g.NumNodes()); n*n <= int64(SuperGATTableMaxPairs) {
+		table := make([]uint8, n*n)
+		for _, k := range keys {
+			table[k] = 1
+		}
+		in.Set(InputSuperGATTable, tensors.FromFlatDataAndDimensions(table, len(table)))
+	}
 	return nil
 }
 
@@ -130,7 +159,7 @@ func AddSuperGATInputs(in *Inputs, g *graph.Graph) error {
 // b ("bias", zeros) [K·Out] or [Out]; edges "adj/gat", keys
 // "supergat/keys". Results: [N, K·Out] or [N, Out], and a scalar loss (nil
 // in evaluation passes or when EdgeSampleRatio is 0).
-func SuperGATConv(scope *model.Scope, x Features, edges *sparse.SpMat, keys *Node, cfg SuperGATConfig, train bool) (out, linkLoss *Node) {
+func SuperGATConv(scope *model.Scope, x Features, edges *sparse.SpMat, set SuperGATEdges, cfg SuperGATConfig, train bool) (out, linkLoss *Node) {
 	g := x.Graph()
 	dt := x.DType()
 	k, o := cfg.Heads, cfg.Out
@@ -163,8 +192,8 @@ func SuperGATConv(scope *model.Scope, x Features, edges *sparse.SpMat, keys *Nod
 	}
 	b := Param(scope, g, "bias", dt, ZeroInit, nil, out.Shape().Dimensions[1])
 	out = Add(out, ExpandAxes(b, 0))
-	if train && cfg.EdgeSampleRatio > 0 && keys != nil {
-		linkLoss = superGATLinkLoss(scope, xw3, dot, edges, keys, cfg)
+	if train && cfg.EdgeSampleRatio > 0 && set.Keys != nil {
+		linkLoss = superGATLinkLoss(scope, xw3, dot, edges, set, cfg)
 	}
 	return out, linkLoss
 }
@@ -172,7 +201,7 @@ func SuperGATConv(scope *model.Scope, x Features, edges *sparse.SpMat, keys *Nod
 // superGATLinkLoss samples positives and negatives and returns the mean
 // binary cross-entropy of their edge logits; dot [E, K] are the per-head
 // dot products x'_v·x'_u of the edges, already computed for the attention.
-func superGATLinkLoss(scope *model.Scope, xw3, dot *Node, edges *sparse.SpMat, keys *Node, cfg SuperGATConfig) *Node {
+func superGATLinkLoss(scope *model.Scope, xw3, dot *Node, edges *sparse.SpMat, set SuperGATEdges, cfg SuperGATConfig) *Node {
 	g := xw3.Graph()
 	dt := xw3.DType()
 	n := xw3.Shape().Dimensions[0]
@@ -193,7 +222,7 @@ func superGATLinkLoss(scope *model.Scope, xw3, dot *Node, edges *sparse.SpMat, k
 	var nSrc, nDst, okW *Node
 	if numNeg > 0 {
 		var ok *Node
-		nSrc, nDst, ok = superGATNegatives(scope, keys, n, numNeg)
+		nSrc, nDst, ok = superGATNegatives(scope, set, n, numNeg)
 		okW = ConvertDType(ok, dt)
 	}
 	return superGATBCE(xw3, dot, posW, nSrc, nDst, okW, scale)
@@ -217,15 +246,22 @@ func superGATBCE(xw3, dot, posW, nSrc, nDst, okW *Node, scale float64) *Node {
 }
 
 // superGATNegatives draws numNeg node pairs (src, dst) ([numNeg, 1] int32
-// each) that are not edges (not among the sorted keys), with a validity
-// flag ([numNeg] bool) for pairs whose every candidate was an edge.
-func superGATNegatives(scope *model.Scope, keys *Node, n, numNeg int) (src, dst, ok *Node) {
-	g := keys.Graph()
+// each) that are not edges (not in set: a table lookup, or a search of the
+// sorted keys), with a validity flag ([numNeg] bool) for pairs whose every
+// candidate was an edge.
+func superGATNegatives(scope *model.Scope, set SuperGATEdges, n, numNeg int) (src, dst, ok *Node) {
+	g := set.Keys.Graph()
 	r := SuperGATNegativeRounds
 	cs := scope.RandomIntN(g, int32(n), shapes.Make(dtypes.Int32, r, numNeg))
 	cd := scope.RandomIntN(g, int32(n), shapes.Make(dtypes.Int32, r, numNeg))
-	cand := Add(MulScalar(ConvertDType(cs, dtypes.Int64), float64(n)), ConvertDType(cd, dtypes.Int64))
-	valid := LogicalNot(SortedContains(keys, cand)) // [R, numNeg]
+	var valid *Node // [R, numNeg]
+	if set.Table != nil {
+		cand := Add(MulScalar(cs, float64(n)), cd) // < N² <= SuperGATTableMaxPairs: fits int32
+		valid = Equal(Gather(set.Table, ExpandAxes(cand, -1)), Zeros(g, shapes.Make(set.Table.DType(), r, numNeg)))
+	} else {
+		cand := Add(MulScalar(ConvertDType(cs, dtypes.Int64), float64(n)), ConvertDType(cd, dtypes.Int64))
+		valid = LogicalNot(SortedContains(set.Keys, cand))
+	}
 	pick := func(x *Node, i int) *Node { return Reshape(Slice(x, AxisElem(i)), numNeg) }
 	src, dst, ok = pick(cs, r-1), pick(cd, r-1), pick(valid, r-1)
 	for i := r - 2; i >= 0; i-- {

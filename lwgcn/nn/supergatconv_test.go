@@ -110,7 +110,7 @@ func TestSuperGATConv(t *testing.T) {
 					AttentionDropout: 0.5, EdgeSampleRatio: 0.8, NegSampleRatio: 0.5}
 				hr := nntest.NewHarness(t, in, 11, func(scope *model.Scope, n *nn.Nodes) *Node {
 					out, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGATEdges),
-						n.Get(nn.InputSuperGATKeys), cfg, false)
+						nn.SuperGATEdgesFrom(n), cfg, false)
 					if loss != nil {
 						t.Error("evaluation pass returned a link loss")
 					}
@@ -146,7 +146,7 @@ func TestSuperGATLinkLossAllEdges(t *testing.T) {
 				EdgeSampleRatio: 1}
 			hr := nntest.NewHarness(t, in, 12, func(scope *model.Scope, n *nn.Nodes) *Node {
 				_, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), sparse.FromNodes(n, nn.InputGATEdges),
-					n.Get(nn.InputSuperGATKeys), cfg, true)
+					nn.SuperGATEdgesFrom(n), cfg, true)
 				return Reshape(loss, 1)
 			})
 			got, _ := hr.Forward()
@@ -272,16 +272,38 @@ func TestSuperGATNegatives(t *testing.T) {
 		}
 	}
 	const numNeg = 3000
-	store := model.NewStore()
-	if err := store.SetRNGStateFromSeed(42); err != nil {
-		t.Fatal(err)
+	table := make([]uint8, n*n)
+	for _, k := range keys {
+		table[k] = 1
 	}
-	exec := model.MustNewExec(nntest.Backend(t), store, func(scope *model.Scope, k *Node) []*Node {
-		s, d, ok := nn.SuperGATNegatives(scope, k, n, numNeg)
-		return []*Node{s, d, ok}
-	})
 	kt := tensors.FromFlatDataAndDimensions(keys, len(keys))
-	outs := exec.MustExec(kt)
+	tt := tensors.FromFlatDataAndDimensions(table, len(table))
+	// The same seed with the dense table and with the search of the keys.
+	newExec := func(useTable bool) *model.Exec {
+		store := model.NewStore()
+		if err := store.SetRNGStateFromSeed(42); err != nil {
+			t.Fatal(err)
+		}
+		return model.MustNewExec(nntest.Backend(t), store, func(scope *model.Scope, k, tbl *Node) []*Node {
+			set := nn.SuperGATEdges{Keys: k}
+			if useTable {
+				set.Table = tbl
+			}
+			s, d, ok := nn.SuperGATNegatives(scope, set, n, numNeg)
+			return []*Node{s, d, ok}
+		})
+	}
+	exec, searched := newExec(true), newExec(false)
+	outs := exec.MustExec(kt, tt)
+	outsS := searched.MustExec(kt, tt)
+	for i, name := range []string{"src", "dst"} {
+		if a, b := tensors.MustCopyFlatData[int32](outs[i]), tensors.MustCopyFlatData[int32](outsS[i]); !slices.Equal(a, b) {
+			t.Fatalf("%s: table and key search drew different negatives", name)
+		}
+	}
+	if !slices.Equal(tensors.MustCopyFlatData[bool](outs[2]), tensors.MustCopyFlatData[bool](outsS[2])) {
+		t.Fatal("table and key search disagree on the valid pairs")
+	}
 	s, d := tensors.MustCopyFlatData[int32](outs[0]), tensors.MustCopyFlatData[int32](outs[1])
 	ok := tensors.MustCopyFlatData[bool](outs[2])
 	seen := map[int64]bool{}
@@ -308,7 +330,7 @@ func TestSuperGATNegatives(t *testing.T) {
 		t.Fatalf("negatives cover %.2f of the non-edges, want > 0.8 (uniform sampling)", frac)
 	}
 	// A second call draws different pairs (the RNG state advances).
-	outs2 := exec.MustExec(kt)
+	outs2 := exec.MustExec(kt, tt)
 	if slices.Equal(s, tensors.MustCopyFlatData[int32](outs2[0])) {
 		t.Fatal("two sampling calls drew the same negatives")
 	}
