@@ -244,11 +244,11 @@ func (lw lwRuns) grouped(b *batched.Builder, h, wCls *Node, f, out int) *Node {
 			continue
 		}
 		p := grp.Shape().Dimensions[0] / r
-		hk := Reshape(Gather(rows, grp, true), p, r*f)
+		hk := Reshape(Gather(rows, grp), p, r*f)                                 // rows of several runs: not sorted
 		wk := Slice(wCls, AxisRange(), AxisRange(k*out, (k+1)*out), AxisRange()) // [R, out, f]
 		parts = append(parts, Reshape(b.PerRun(hk, wk), p*r, out))
 	}
-	return Gather(Concatenate(parts, 0), lw.groupPos, true)
+	return Gather(Concatenate(parts, 0), lw.groupPos)
 }
 
 // setGroupsRuns adds batchedLWGroup and batchedLWGroupPos for the runs'
