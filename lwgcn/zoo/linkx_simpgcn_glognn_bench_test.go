@@ -16,13 +16,27 @@ import (
 //
 //	go test ./lwgcn/zoo -run '^$' -bench 'LINKXSimPGCNGloGNNEpoch/squirrel' -benchtime 20x
 func BenchmarkLINKXSimPGCNGloGNNEpoch(b *testing.B) {
+	benchBaselineEpochs(b, []string{"chameleon", "squirrel"}, []string{"linkx", "simpgcn", "glognn++"})
+}
+
+// BenchmarkFAGCNBMGCNEpoch measures one training epoch of FAGCN and BM-GCN,
+// whose aggregations weight the edges in the graph (sparse.MulWeighted):
+//
+//	go test ./lwgcn/zoo -run '^$' -bench 'FAGCNBMGCNEpoch/squirrel' -benchtime 10x
+func BenchmarkFAGCNBMGCNEpoch(b *testing.B) {
+	benchBaselineEpochs(b, []string{"chameleon", "squirrel"}, []string{"fagcn", "bmgcn"})
+}
+
+// benchBaselineEpochs times one epoch of each model on each dataset with
+// their defaults (split 0, seed 15), after one untimed epoch.
+func benchBaselineEpochs(b *testing.B, datasetNames, modelNames []string) {
 	be, info, err := backend.Shared()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, ds := range []string{"chameleon", "squirrel"} {
+	for _, ds := range datasetNames {
 		g := datasets.Standard(dstest.Load(b, ds))
-		for _, name := range []string{"linkx", "simpgcn", "glognn++"} {
+		for _, name := range modelNames {
 			b.Run(ds+"/"+name, func(b *testing.B) {
 				e, _ := Lookup(name)
 				tr, err := NewTrainer(be, info, g, name, e.Defaults(ds), train.Silent{})

@@ -587,6 +587,12 @@ func ellMul(x *Node, e *ellNodes, vals *Node) *Node { return ellMulStop(x, e, va
 // ellMulStop is ellMul; stop stops gradients on the operand (at no cost
 // when the operand gets its zero row appended).
 func ellMulStop(x *Node, e *ellNodes, vals *Node, stop bool) *Node {
+	return ellMulRecord(x, e, vals, stop, nil)
+}
+
+// ellMulRecord is ellMulStop; a non-nil rec records the gathered blocks
+// (for ellRecord.entryGradient).
+func ellMulRecord(x *Node, e *ellNodes, vals *Node, stop bool, rec *ellRecord) *Node {
 	xp := x
 	if !e.padded {
 		xp = Concatenate([]*Node{x, Zeros(x.Graph(), shapes.Make(x.DType(), 1, x.Shape().Dimensions[1]))}, 0)
@@ -605,6 +611,7 @@ func ellMulStop(x *Node, e *ellNodes, vals *Node, stop bool) *Node {
 	if e.empty > 0 {
 		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, h)))
 	}
+	rec.start(e)
 	for b, chunks := range e.buckets {
 		k := chunks[0].idx.Shape().Dimensions[0]
 		// The whole bucket as one chunk when its block fits ChunkBytes, else
@@ -615,6 +622,7 @@ func ellMulStop(x *Node, e *ellNodes, vals *Node, stop bool) *Node {
 		for _, ch := range chunks {
 			r := ch.idx.Shape().Dimensions[1]
 			blk := Gather(xp, ch.idx, false) // [K, r, H]
+			rec.add(blk, ch.entry, r)
 			switch {
 			case vp != nil:
 				blk = Mul(blk, ExpandAxes(Gather(vp, ch.entry, false), -1)) // [K, r, 1]

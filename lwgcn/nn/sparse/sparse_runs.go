@@ -77,6 +77,12 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 // slots' values [K, rows, R, 1] and summed over K. Chunks are split so that
 // their blocks stay within ChunkBytes.
 func ellMulRuns(x *Node, e *ellNodes, vp *Node, runs int, stop bool) *Node {
+	return ellMulRunsRecord(x, e, vp, runs, stop, nil)
+}
+
+// ellMulRunsRecord is ellMulRuns; a non-nil rec records the gathered blocks
+// (for ellRecord.entryGradient).
+func ellMulRunsRecord(x *Node, e *ellNodes, vp *Node, runs int, stop bool, rec *ellRecord) *Node {
 	xp := x
 	if !e.padded {
 		xp = Concatenate([]*Node{x, Zeros(x.Graph(), shapes.Make(x.DType(), 1, x.Shape().Dimensions[1]))}, 0)
@@ -92,6 +98,7 @@ func ellMulRuns(x *Node, e *ellNodes, vp *Node, runs int, stop bool) *Node {
 	if e.empty > 0 {
 		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, w)))
 	}
+	rec.start(e)
 	for b, chunks := range e.buckets {
 		k := chunks[0].idx.Shape().Dimensions[0]
 		if wh := e.whole[b]; wh != nil && dt.Size()*k*wh.idx.Shape().Dimensions[1]*w <= ChunkBytes {
@@ -110,6 +117,7 @@ func ellMulRuns(x *Node, e *ellNodes, vp *Node, runs int, stop bool) *Node {
 				}
 				r := idx.Shape().Dimensions[1]
 				blk := Gather(xp, idx, false) // [K, r, R·H]
+				rec.add(blk, ent, r)
 				switch {
 				case vp != nil:
 					v := Reshape(Gather(vp, ent, false), k, r, runs, 1) // [K, r, R, 1]

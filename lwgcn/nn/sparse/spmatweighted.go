@@ -15,9 +15,9 @@ import (
 //
 // Large matrices use the gather-only ELL layout: the forward pass and the
 // gradient for x (Aᵀ_w·v, on the ELL layout of Aᵀ) gather rows and never
-// scatter them; the gradient for w (w_e ← v_dst(e)·x_src(e)) comes from
-// differentiating the forward product, which scatters only one scalar per
-// entry. Small matrices (DenseMaxElements) scatter w into a dense matrix and
+// scatter them; the gradient for w, g_e = Σ_h v_{dst(e),h}·x_{src(e),h},
+// reuses the forward pass's gathered blocks (ellRecord.entryGradient).
+// Small matrices (DenseMaxElements) scatter w into a dense matrix and
 // use one Dot. Evaluation passes (NoGrad) skip the gradient scaffolding.
 // Shapes: x [NumCols, H], w [NNZ]; result [NumRows, H].
 func (m *SpMat) MulWeighted(x, w *Node) *Node {
@@ -40,10 +40,11 @@ func (m *SpMat) MulWeighted(x, w *Node) *Node {
 	case m.noGrad:
 		y = ellMul(StopGradient(x), m.byRow, StopGradient(w))
 	default:
-		// Value and gradient for w: the forward product with x held
-		// constant. Gradient for x: a zero-valued term carrying Aᵀ_w·v.
-		y = ellMul(StopGradient(x), m.byRow, w)
-		sw := StopGradient(w)
+		// Value with the gradient for w (entryGradient); the gradient for x
+		// rides on a zero-valued term carrying Aᵀ_w·v.
+		sx, sw := StopGradient(x), StopGradient(w)
+		y = weightedProduct(func(rec *ellRecord) *Node { return ellMulRecord(sx, m.byRow, sw, false, rec) },
+			w, m.NumRows, x.Shape().Dimensions[1], 1)
 		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node { return ellMul(v, m.byCol, sw) }))
 	}
 	if m.RowScale != nil {

@@ -12,8 +12,7 @@ import (
 //	out_r = RowScale ⊙ A_{w_r} · (ColScale ⊙ x_r)
 //
 // Gradients flow to x (Aᵀ_{w_r}·v_r on the transposed ELL layout, gathers
-// only) and to w (from differentiating the forward product: one scalar per
-// entry and run). Small matrices (DenseMaxElements) scatter each run's
+// only) and to w (ellRecord.entryGradient, per run). Small matrices (DenseMaxElements) scatter each run's
 // weights into a dense matrix and use one batched Dot.
 //
 // Shapes: x [NumCols, R·H], run r owning columns r·H … (r+1)·H-1; w
@@ -47,9 +46,12 @@ func (m *SpMat) MulWeightedRuns(x, w *Node, runs int) *Node {
 	case m.noGrad:
 		y = ellMulRuns(StopGradient(x), m.byRow, pad(StopGradient(w)), runs, true)
 	default:
-		// Value and gradient for w: the forward product with x held
-		// constant. Gradient for x: a zero-valued term carrying Aᵀ_w·v.
-		y = ellMulRuns(x, m.byRow, pad(w), runs, true)
+		// Value with the gradient for w (entryGradient); the gradient for x
+		// rides on a zero-valued term carrying Aᵀ_w·v.
+		sx := StopGradient(x)
+		y = weightedProduct(func(rec *ellRecord) *Node {
+			return ellMulRunsRecord(sx, m.byRow, pad(StopGradient(w)), runs, true, rec)
+		}, w, m.NumRows, x.Shape().Dimensions[1], runs)
 		sw := pad(StopGradient(w))
 		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node { return ellMulRuns(v, m.byCol, sw, runs, false) }))
 	}

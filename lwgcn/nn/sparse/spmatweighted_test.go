@@ -44,6 +44,29 @@ func testSpMatMulWeighted(t *testing.T) {
 
 func TestSpMatMulWeightedRuns(t *testing.T) { nntest.BothLayouts(t, testSpMatMulWeightedRuns) }
 
+// TestSpMatMulWeightedChunked: the ELL products split into host chunks of
+// one row and blocks of at most 8 bytes (MulWeightedRuns then splits the
+// chunks' rows too): the entry-weight gradient, which reuses the forward
+// pass's blocks chunk by chunk, still matches finite differences.
+func TestSpMatMulWeightedChunked(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    func(*testing.T)
+	}{{"single", testSpMatMulWeighted}, {"runs", testSpMatMulWeightedRuns}} {
+		t.Run(tc.name, func(t *testing.T) {
+			oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
+			oldChunk, oldSlots := sparse.ChunkBytes, sparse.ELLChunkSlots
+			defer func() {
+				sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost
+				sparse.ChunkBytes, sparse.ELLChunkSlots = oldChunk, oldSlots
+			}()
+			sparse.DenseMaxElements, sparse.ELLBucketCost = 0, 256
+			sparse.ChunkBytes, sparse.ELLChunkSlots = 8, 1
+			tc.f(t)
+		})
+	}
+}
+
 // testSpMatMulWeightedRuns: for 2 runs, each run's columns equal that run's
 // A_{w_r}·x_r computed by hand (as testSpMatMulWeighted), and the gradients
 // with respect to x and to every run's weights match finite differences.
