@@ -31,14 +31,13 @@ const (
 // 0.98-1.31x (Squirrel's 0.98x is within the blocks' spread; at one thread
 // MLP is 0.87x on Texas, a 0.7 ms difference, and 1.02-1.37x elsewhere),
 // GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN from
-// GPRGNNAutoBatchMinEdges (below). Measured and left alone: LW-GCN
-// 0.70-1.07x, so its ablations stay alone too, and FAGCN 0.63-1.08x (its
-// per-run edge weights cost more batched than the shared gathers save).
-// The other baselines have no batched form. `-batch N` batches any method
+// GPRGNNAutoBatchMinEdges (below), FAGCN from FAGCNAutoBatchMinEdges
+// (below). Measured and left alone: LW-GCN 0.70-1.07x, so its ablations
+// stay alone too. The other baselines have no batched form. `-batch N` batches any method
 // with a batched form on request. Flip an entry here when a measurement
 // says so.
 var batchedByDefault = map[string]bool{
-	"gcn": true, "gat": true, "gcnii": true, "gprgnn": true, "mlp": true,
+	"gcn": true, "gat": true, "gcnii": true, "gprgnn": true, "mlp": true, "fagcn": true,
 }
 
 // GCNIIAutoBatchMaxWork bounds the per-run size of a GCNII that BatchAuto
@@ -61,6 +60,16 @@ const GCNIIAutoBatchMaxWork = 5_000_000
 // 10,556, 1.4x (1.3x) / 0.8x (1.2x); Texas, 325, 1.1x (1.1x) / 0.9x (1.1x).
 // Below the bound the gain is small or, in wall time, lost.
 const GPRGNNAutoBatchMinEdges = 20_000
+
+// FAGCNAutoBatchMinEdges is the number of edges from which BatchAuto
+// batches FAGCN: R runs share the gathers of the edge-weighted aggregation
+// (sparse.MulWeightedRuns), which pays on large graphs and not on small
+// ones. Measured (bench-batched, 10 runs, machine shared with two 1-thread
+// protocol runs; batched ÷ alone at 1 / 2 threads): Squirrel, 217,073
+// edges, 1.59x / 1.74x; Chameleon, 36,101, 1.49x / 1.32x; Cora, 10,556,
+// 1.09x / 1.08x; Texas, 325, 0.87x / 0.59x. (Before the entry-weight
+// gradient reused the forward pass's blocks, batched FAGCN was 0.63-1.08x.)
+const FAGCNAutoBatchMinEdges = 20_000
 
 // autoBatcher is a Method whose configuration can keep BatchAuto from
 // batching it although its method is batched by default.
@@ -170,15 +179,17 @@ func (m *zooMethod) batchModel() (nn.Model, zoo.Training, bool) {
 
 func (m *zooMethod) batchable() bool { _, _, ok := m.batchModel(); return ok }
 
-// autoBatched keeps a GCNII above GCNIIAutoBatchMaxWork and a GPRGNN below
-// GPRGNNAutoBatchMinEdges alone under BatchAuto; the other zoo methods
-// follow batchedByDefault.
+// autoBatched keeps a GCNII above GCNIIAutoBatchMaxWork, a GPRGNN below
+// GPRGNNAutoBatchMinEdges and a FAGCN below FAGCNAutoBatchMinEdges alone
+// under BatchAuto; the other zoo methods follow batchedByDefault.
 func (m *zooMethod) autoBatched() bool {
 	switch m.name {
 	case "gcnii":
 		return gcniiWork(m.hyper.Layers, m.env.Graph.NumNodes(), m.hyper.Hidden) <= GCNIIAutoBatchMaxWork
 	case "gprgnn":
 		return len(m.env.Graph.Src()) >= GPRGNNAutoBatchMinEdges
+	case "fagcn":
+		return len(m.env.Graph.Src()) >= FAGCNAutoBatchMinEdges
 	}
 	return true
 }

@@ -197,7 +197,9 @@ func TestBatchAutoChoice(t *testing.T) {
 		{"gprgnn", "chameleon", Overrides{}, BatchAuto, true}, // 36,101 edges
 		{"gprgnn", "cora", Overrides{}, BatchAuto, false},     // 10,556
 		{"gprgnn", "cora", Overrides{}, 4, true},
-		{"fagcn", "squirrel", Overrides{}, BatchAuto, false},
+		{"fagcn", "squirrel", Overrides{}, BatchAuto, true},
+		{"fagcn", "chameleon", Overrides{}, BatchAuto, true}, // 36,101 edges
+		{"fagcn", "cora", Overrides{}, BatchAuto, false},     // 10,556
 		{"fagcn", "texas", Overrides{}, 4, true},
 		{"h2gcn", "texas", Overrides{}, 4, false}, // no batched form
 		{"lwgcn", "texas", Overrides{}, BatchAuto, false},

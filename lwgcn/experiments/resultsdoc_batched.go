@@ -107,9 +107,9 @@ func batchedSpeedSection(dir string) (string, error) {
 	b.WriteString("epoch) and only indicative for the other models' rows (a different, usually smaller, epoch).\n")
 	b.WriteString("`reproduce` and `sweep` batch by default (`-batch 0`) the models measured faster batched here:\n")
 	b.WriteString("GCN, GAT, MLP, GCNII up to experiments.GCNIIAutoBatchMaxWork (layers x nodes x hidden; Cora's and\n")
-	b.WriteString("Citeseer's deep GCNIIs are slower batched and run alone) and GPRGNN from\n")
-	b.WriteString("experiments.GPRGNNAutoBatchMinEdges edges; not LW-GCN or FAGCN (not faster batched). The other\n")
-	b.WriteString("baselines have no batched form and run alone.\n")
+	b.WriteString("Citeseer's deep GCNIIs are slower batched and run alone), GPRGNN from\n")
+	b.WriteString("experiments.GPRGNNAutoBatchMinEdges edges and FAGCN from experiments.FAGCNAutoBatchMinEdges;\n")
+	b.WriteString("not LW-GCN (not faster batched). The other baselines have no batched form and run alone.\n")
 	var models []string
 	for _, r := range f.Rows {
 		if !slices.Contains(models, r.Model) {
