@@ -125,40 +125,45 @@ func batchSize(mode int, method string, m Method) (size int, ok bool) {
 }
 
 // cellOutcomes trains the missing runs of one cell: together when the mode
-// batches the method, else one at a time. It returns one outcome per run
-// trained (in order; fewer than missing after an error), the runs per
-// computation (0: alone) and each run's share of the wall time.
+// batches the method, else one at a time. It hands each run to record as
+// soon as it is trained (alone: after every run; batched: after its batch),
+// with its index in missing, its outcome, the runs per computation (0:
+// alone) and its share of the wall time, so that a killed invocation keeps
+// every run finished before the kill. It stops at the first error, from
+// training or from record.
 func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing []train.Run,
-	logf func(string, ...any)) ([]Outcome, int, []float64, error) {
+	logf func(string, ...any), record func(i int, o Outcome, perBatch int, secs float64) error) error {
 	if size, ok := batchSize(mode, name, m); ok && len(missing) > 0 {
 		start := time.Now()
 		outs, r, err := m.(batchRunner).runBatch(ctx, missing, size)
 		if err != nil {
-			return nil, 0, nil, err
+			return err
 		}
 		if r > 0 {
-			secs := make([]float64, len(outs))
-			for i := range secs {
-				secs[i] = time.Since(start).Seconds() / float64(len(outs))
+			share := time.Since(start).Seconds() / float64(len(outs))
+			for i, o := range outs {
+				if err := record(i, o, r, share); err != nil {
+					return err
+				}
 			}
-			return outs, r, secs, nil
+			return nil
 		}
 		logf("%s: one run does not fit the batch memory budget (batched.DefaultMemoryBudget): trained alone", name)
 	}
-	var outs []Outcome
-	var secs []float64
-	for _, r := range missing {
+	for i, r := range missing {
 		if err := ctx.Err(); err != nil {
-			return outs, 0, secs, err
+			return err
 		}
 		start := time.Now()
 		o, err := m.Run(ctx, r.Split, r.Seed)
 		if err != nil {
-			return outs, 0, secs, fmt.Errorf("split %d, seed %d: %w", r.Split, r.Seed, err)
+			return fmt.Errorf("split %d, seed %d: %w", r.Split, r.Seed, err)
 		}
-		outs, secs = append(outs, o), append(secs, time.Since(start).Seconds())
+		if err := record(i, o, 0, time.Since(start).Seconds()); err != nil {
+			return err
+		}
 	}
-	return outs, 0, secs, nil
+	return nil
 }
 
 // --- zoo models ---

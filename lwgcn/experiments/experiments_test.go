@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,6 +84,49 @@ func TestRunResumesAfterKill(t *testing.T) {
 	if len(ss) != 2 || ss[0].RunsAdded != 4 || ss[0].Finished || !strings.Contains(ss[0].Error, "canceled") ||
 		ss[1].RunsAdded != 6 || !ss[1].Finished {
 		t.Errorf("sessions %+v", ss)
+	}
+}
+
+// diskMethod checks, at each run, what the results file on disk and the log
+// already hold.
+type diskMethod struct {
+	path   string
+	log    *strings.Builder
+	onDisk []int // runs in the file when each run starts
+	logged []int // run lines in the log when each run starts
+}
+
+func (d *diskMethod) Config() string             { return "disk-v1" }
+func (d *diskMethod) Params() map[string]float64 { return nil }
+func (d *diskMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
+	n := 0
+	if f, err := results.Open(d.path); err == nil {
+		n = len(f.Runs())
+	}
+	d.onDisk = append(d.onDisk, n)
+	d.logged = append(d.logged, strings.Count(d.log.String(), "test texas disk-record split"))
+	return Outcome{TestAcc: 0.5, ValAcc: 0.6, BestEpoch: 1, Epochs: 2}, nil
+}
+
+// Runs trained one at a time are written to the results file and logged as
+// each finishes, not when the cell does: a process killed outright (no
+// chance to save) keeps every run finished before the kill.
+func TestRunRecordsEachRunWhenTrained(t *testing.T) {
+	var log strings.Builder
+	path := filepath.Join(t.TempDir(), "t.json")
+	dm := &diskMethod{path: path, log: &log}
+	RegisterMethod("disk-record", func(env Env) (Method, error) { return dm, nil })
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Experiment: "test", ResultsPath: path, Datasets: []string{"texas"}, Methods: []string{"disk-record"},
+		MaxRuns: 4, Log: &log, DatasetOptions: dstest.Options(t)}
+	if _, err := Run(context.Background(), b, info, spec); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1, 2, 3}; !slices.Equal(dm.onDisk, want) || !slices.Equal(dm.logged, want) {
+		t.Errorf("runs on disk %v and logged %v as each run started, want %v", dm.onDisk, dm.logged, want)
 	}
 }
 

@@ -182,15 +182,15 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 	if len(missing) == 0 {
 		return nil
 	}
-	outs, perBatch, secs, err := cellOutcomes(ctx, spec.Batch, name, m, missing, logf)
-	// Runs trained before an error are kept (a resumed invocation skips them).
-	for i, o := range outs {
+	// Each run is recorded as soon as it is trained (a resumed invocation
+	// skips it).
+	err = cellOutcomes(ctx, spec.Batch, name, m, missing, logf, func(i int, o Outcome, perBatch int, secs float64) error {
 		r := missing[i]
 		run := results.Run{Key: RunKey(spec.Experiment, ds, name, r, config), Experiment: spec.Experiment, Dataset: ds,
 			Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
 			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
 			SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
-			TotalSecs: secs[i], BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
+			TotalSecs: secs, BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
 		if spec.Tag != "" {
 			run.Options["tag"] = spec.Tag
 		}
@@ -208,7 +208,8 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 		logf("%s %s %s split %d seed %d [%d/%d]: test %.2f %% (val %.2f %%, epoch %d%s), %.1f ms/epoch, %.1f s, %s",
 			spec.Experiment, ds, name, r.Split, r.Seed, i+1, len(missing), 100*o.TestAcc, 100*o.ValAcc, o.BestEpoch, w,
 			o.MsPerEpoch, run.TotalSecs, how)
-	}
+		return nil
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return err

@@ -252,12 +252,9 @@ func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec
 	if len(missing) == 0 {
 		return nil
 	}
-	outs, perBatch, secs, err := cellOutcomes(ctx, spec.Batch, name, m, missing, logf)
-	for i, o := range outs {
-		if err := record(missing[i], o, secs[i], perBatch, ""); err != nil {
-			return err
-		}
-	}
+	err = cellOutcomes(ctx, spec.Batch, name, m, missing, logf, func(i int, o Outcome, perBatch int, secs float64) error {
+		return record(missing[i], o, secs, perBatch, "")
+	})
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("experiments: sweep %s at %s: %w", name, p, err)
 	}
