@@ -18,6 +18,10 @@ func init() {
 		// The official code loads the Geom-GCN graphs as undirected networkx
 		// graphs, removes self loops and row-normalises the features.
 		Graph: func(g *graph.Graph) *graph.Graph { return g.ToUndirected().RemoveSelfLoops().RowNormalizeFeatures() },
+		Notes: map[string]string{
+			"squirrel": "One setup for every dataset (h2gcnDefaults: 2 rounds, ReLU, dropout 0.5, L2 5e-4); the " +
+				"official code picks one of 16 per dataset on validation, a grid not run on Squirrel here.",
+		},
 	})
 }
 
@@ -29,17 +33,14 @@ func init() {
 // L2 1e-5 or the default 5e-4, Adam lr 0.01, 2000 epochs, and keep the one
 // with the best validation accuracy: rounds {1, 2} x ReLU {no, yes} x
 // dropout {0, 0.5} x L2 {1e-5, 5e-4}. Keras' l2(λ) adds λ·Σw², which is
-// PyTorch-style weight decay 2λ (2e-5 or 1e-3). The setups below are the
-// best mean validation accuracy over the 10 Geom-GCN splits under the
-// shared protocol (400 epochs: validation accuracy peaks well before).
-func h2gcnDefaults(d string) Hyper {
+// PyTorch-style weight decay 2λ (2e-5 or 1e-3). Every dataset gets one
+// setup, 2 rounds with ReLU, dropout 0.5 and L2 5e-4 (400 epochs under the
+// shared protocol: validation accuracy peaks well before); it matches the
+// paper within its std on Texas, Wisconsin, Cornell, Chameleon, Cora and
+// Citeseer. The 16-setup selection is not run here (see the Squirrel note).
+func h2gcnDefaults(string) Hyper {
 	h := Hyper{Hidden: 64, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: 1e-3, Epochs: DefaultEpochs}
-	h = h.With("relu", 1)
-	switch d {
-	case "texas":
-	case "chameleon":
-	}
-	return h
+	return h.With("relu", 1)
 }
 
 func buildH2GCN(h Hyper) (nn.Model, Training, error) {
