@@ -130,6 +130,19 @@ func TestRunRecordsEachRunWhenTrained(t *testing.T) {
 	}
 }
 
+// A depth cell with fewer runs than the protocol says how many it has.
+func TestDepthPartial(t *testing.T) {
+	for _, c := range []struct {
+		dataset string
+		n       int
+		want    string
+	}{{"squirrel", 1, " (1 of 10 runs)"}, {"squirrel", 10, ""}, {"cora", 2, " (2 of 3 runs)"}, {"cora", 3, ""}} {
+		if got := depthPartial(c.dataset, c.n); got != c.want {
+			t.Errorf("depthPartial(%s, %d) = %q, want %q", c.dataset, c.n, got, c.want)
+		}
+	}
+}
+
 func TestProtocol(t *testing.T) {
 	if r := Protocol("cora", 1); len(r) != 3 || r[0].Seed != 10 || r[2].Seed != 12 || r[2].Split != 0 {
 		t.Errorf("cora protocol %v", r)
