@@ -33,9 +33,9 @@ const (
 // GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN from
 // GPRGNNAutoBatchMinEdges (below), FAGCN from FAGCNAutoBatchMinEdges
 // (below). Measured and left alone: LW-GCN 0.70-1.07x, so its ablations
-// stay alone too. The other baselines have no batched form. `-batch N` batches any method
-// with a batched form on request. Flip an entry here when a measurement
-// says so.
+// stay alone too. The other baselines have no batched form. `-batch N`
+// batches any method with a batched form on request. Flip an entry here
+// when a measurement says so.
 var batchedByDefault = map[string]bool{
 	"gcn": true, "gat": true, "gcnii": true, "gprgnn": true, "mlp": true, "fagcn": true,
 }
