@@ -206,10 +206,7 @@ func partialRuns(sums map[string]map[string]*Summary, methods, datasets []string
 	for _, m := range methods {
 		for _, d := range datasets {
 			s := sums[m][d]
-			want := 10
-			if d == "cora" || d == "citeseer" || d == "pubmed" {
-				want = 3
-			}
+			want := len(Protocol(d, 10))
 			if s != nil && len(s.Runs) < want {
 				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d)", MethodTitle(m), DatasetTitle(d), len(s.Runs), want))
 			}
@@ -511,10 +508,7 @@ in the time of this 2-core machine; the same commands run them (they resume and 
 // depthPartial marks a depth cell averaged over fewer runs than the
 // protocol (10 splits; Planetoid graphs 3 seeds): "" or " (n of want)".
 func depthPartial(dataset string, n int) string {
-	want := 10
-	if dataset == "cora" || dataset == "citeseer" || dataset == "pubmed" {
-		want = 3
-	}
+	want := len(Protocol(dataset, 10))
 	if n >= want {
 		return ""
 	}
