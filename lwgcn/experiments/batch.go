@@ -169,11 +169,12 @@ func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing 
 // --- zoo models ---
 
 // batchModel returns the entry's model and training, and whether they have
-// a batched form (no custom epoch: batched.Trainer runs the standard one).
+// a batched form (no custom epoch or phases: batched.Trainer runs the
+// standard epoch).
 func (m *zooMethod) batchModel() (nn.Model, zoo.Training, bool) {
 	e, _ := zoo.Lookup(m.name)
 	nm, tr, err := e.Build(m.hyper)
-	if err != nil || tr.Epoch != nil {
+	if err != nil || tr.Epoch != nil || len(tr.Phases) > 0 {
 		return nil, tr, false
 	}
 	if _, err := batched.For(nm); err != nil {

@@ -39,6 +39,12 @@ type Config struct {
 	Optimizer       *Optimizer
 	// Epoch builds one epoch; nil means StandardEpoch(model).
 	Epoch EpochFunc
+	// Phases, if set (instead of Epoch), split a run into stretches of
+	// epochs, each with its own compiled epoch graph over the same weights
+	// and state: a graph computes only what its phase needs (BM-GCN's MLP
+	// pre-training leaves out the joint model). Every phase must report the
+	// same Extra keys.
+	Phases []Phase
 	// PrepareRun, if set, adjusts a run's inputs after the split masks are
 	// set (e.g. pseudo-label structures). Tensor names and shapes must be
 	// the same for every run, so the compiled graph is reused.
@@ -54,6 +60,14 @@ type Config struct {
 	// Backend describes the backend for Result.Backend (backend.Shared's
 	// Info); when zero, a description is derived from the backend itself.
 	Backend backend.Info
+}
+
+// Phase is a stretch of a run's epochs built by one EpochFunc.
+type Phase struct {
+	// Epochs is the phase's number of epochs (>= 1); the last phase's 0
+	// runs it to the end of the run.
+	Epochs int
+	Epoch  EpochFunc
 }
 
 // Run is one training run: a split of the graph and a seed.
@@ -225,9 +239,9 @@ type Trainer struct {
 	base    *nn.Inputs
 	cur     *nn.Inputs
 	opt     *Optimizer
-	epoch   EpochFunc
-	exec    *model.Exec
-	extras  []string
+	phases  []Phase
+	execs   []*model.Exec // one per phase
+	extras  [][]string    // Extra keys, per phase
 
 	compiled    bool
 	compileTime time.Duration
@@ -264,19 +278,51 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 		return nil, fmt.Errorf("train: graph %q has no labels", g.Name())
 	}
 	t := &Trainer{cfg: cfg, backend: b, model: m, graph: g, store: model.NewStore(), base: nn.NewInputs(),
-		opt: cfg.Optimizer, epoch: cfg.Epoch}
-	if t.epoch == nil {
-		t.epoch = StandardEpoch(m)
+		opt: cfg.Optimizer, phases: cfg.Phases}
+	switch {
+	case len(t.phases) > 0 && cfg.Epoch != nil:
+		return nil, errors.New("train: Config.Epoch and Config.Phases are exclusive")
+	case len(t.phases) == 0:
+		epoch := cfg.Epoch
+		if epoch == nil {
+			epoch = StandardEpoch(m)
+		}
+		t.phases = []Phase{{Epoch: epoch}}
+	}
+	for i, p := range t.phases {
+		if p.Epoch == nil {
+			return nil, fmt.Errorf("train: phase %d has no epoch function", i+1)
+		}
+		if last := i == len(t.phases)-1; p.Epochs < 0 || (p.Epochs == 0 && !last) {
+			return nil, fmt.Errorf("train: phase %d: epochs must be >= 1 (0 only for the last phase), got %d", i+1, p.Epochs)
+		}
 	}
 	if err := m.Prepare(g, t.base); err != nil {
 		return nil, fmt.Errorf("train: preparing %s on %s: %w", m.Name(), g.Name(), err)
 	}
-	var err error
-	t.exec, err = model.NewExec(b, t.store, t.buildEpoch)
-	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+	t.extras = make([][]string, len(t.phases))
+	for i, p := range t.phases {
+		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+			return t.buildEpoch(i, p.Epoch, scope, g, params)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		t.execs = append(t.execs, exec)
 	}
 	return t, nil
+}
+
+// phaseOf is the index of the phase that runs epoch (1-based).
+func (t *Trainer) phaseOf(epoch int) int {
+	end := 0
+	for i, p := range t.phases {
+		end += p.Epochs
+		if p.Epochs == 0 || epoch <= end {
+			return i
+		}
+	}
+	return len(t.phases) - 1
 }
 
 // Store returns the model store (weights, optimizer state, RNG state).
@@ -299,10 +345,10 @@ const (
 	numStats
 )
 
-func (t *Trainer) buildEpoch(scope *model.Scope, g *Graph, params []*Node) []*Node {
+func (t *Trainer) buildEpoch(phase int, epoch EpochFunc, scope *model.Scope, g *Graph, params []*Node) []*Node {
 	nn.UseVariableParameters(scope, g)
 	in := t.cur.Nodes(params)
-	ep := t.epoch(scope, g, in, t.opt)
+	ep := epoch(scope, g, in, t.opt)
 	labels := in.Get(nn.InputLabels)
 	logp := ep.LogProbs
 	f64 := func(x *Node) *Node { return ConvertDType(x, dtypes.Float64) }
@@ -315,8 +361,8 @@ func (t *Trainer) buildEpoch(scope *model.Scope, g *Graph, params []*Node) []*No
 		f64(CorrectCount(logp, labels, in.Get(nn.InputTestMask))),
 		f64(ConvertDType(finite, dtypes.Float32)),
 	}
-	t.extras = slices.Sorted(maps.Keys(ep.Extra))
-	for _, k := range t.extras {
+	t.extras[phase] = slices.Sorted(maps.Keys(ep.Extra))
+	for _, k := range t.extras[phase] {
 		stats = append(stats, f64(ep.Extra[k]))
 	}
 	return []*Node{Stack(stats, 0), logp}
@@ -401,7 +447,8 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 			return nil, err
 		}
 		t0 := time.Now()
-		outs, err := t.exec.Call(args...)
+		phase := t.phaseOf(epoch)
+		outs, err := t.execs[phase].Call(args...)
 		if err != nil {
 			return nil, fmt.Errorf("train: epoch %d of split %d: %w", epoch, r.Split, err)
 		}
@@ -416,9 +463,9 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 		es := EpochStats{Run: index, Split: r.Split, Seed: r.Seed, Epoch: epoch, TrainLoss: stats[statTrainLoss],
 			ValLoss: stats[statValLoss], TrainAcc: frac(stats[statTrainCorrect], nTrain),
 			ValAcc: frac(stats[statValCorrect], nVal), TestAcc: frac(stats[statTestCorrect], nTest), Duration: dur}
-		if len(t.extras) > 0 {
+		if len(t.extras[phase]) > 0 {
 			es.Extra = map[string]float64{}
-			for i, k := range t.extras {
+			for i, k := range t.extras[phase] {
 				es.Extra[k] = stats[numStats+i]
 			}
 		}
@@ -528,8 +575,9 @@ func (r *RunResult) WeightNames() []string { return slices.Sorted(maps.Keys(r.We
 // EpochRunner runs epochs of one prepared run without the bookkeeping of
 // RunOne (no best-epoch tracking, no progress): for benchmarks.
 type EpochRunner struct {
-	t    *Trainer
-	args []any
+	t     *Trainer
+	args  []any
+	epoch int // epochs run so far (selects the phase)
 }
 
 // PrepareRun sets up run r as RunOne does (masks, compilation, fresh
@@ -551,9 +599,20 @@ func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
 	t.cur = in
 	nn.SetSeed(t.store, r.Seed)
 	if !t.compiled {
+		// Every phase compiles before the weights are initialised: each
+		// creates the variables it uses.
 		start := time.Now()
-		if _, err := t.exec.Compile(in.Shapes()...); err != nil {
-			return nil, fmt.Errorf("train: compiling %s on %s: %w", t.model.Name(), t.graph.Name(), err)
+		for i, exec := range t.execs {
+			if _, err := exec.Compile(in.Shapes()...); err != nil {
+				if len(t.execs) > 1 {
+					return nil, fmt.Errorf("train: compiling %s on %s, phase %d: %w", t.model.Name(), t.graph.Name(), i+1, err)
+				}
+				return nil, fmt.Errorf("train: compiling %s on %s: %w", t.model.Name(), t.graph.Name(), err)
+			}
+			if !slices.Equal(t.extras[i], t.extras[0]) {
+				return nil, fmt.Errorf("train: %s: phase %d reports extras %v, phase 1 %v: phases must report the same",
+					t.model.Name(), i+1, t.extras[i], t.extras[0])
+			}
 		}
 		t.compileTime = time.Since(start)
 		t.compiled = true
@@ -572,7 +631,8 @@ func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
 
 // Epoch runs one epoch and returns its training loss.
 func (e *EpochRunner) Epoch() (float64, error) {
-	outs, err := e.t.exec.Call(e.args...)
+	e.epoch++
+	outs, err := e.t.execs[e.t.phaseOf(e.epoch)].Call(e.args...)
 	if err != nil {
 		return 0, err
 	}

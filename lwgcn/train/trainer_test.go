@@ -321,3 +321,85 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("bad split: err = %v", err)
 	}
 }
+
+// withPhaseExtra wraps an epoch function to report its phase as an extra.
+func withPhaseExtra(epoch EpochFunc, phase float64) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		ep := epoch(scope, g, in, opt)
+		ep.Extra = map[string]*Node{"phase": Scalar(g, dtypes.Float64, phase)}
+		return ep
+	}
+}
+
+// TestPhasesContinueOneRun: a run split into phases of the same epoch
+// function, each its own compiled graph, repeats the run of one graph
+// exactly (the weights, Adam state and dropout RNG carry over), and each
+// epoch runs in its phase; a checkpoint resumes into the right phase.
+func TestPhasesContinueOneRun(t *testing.T) {
+	g := plantedGraph(t, 60, 3, 4)
+	m := models.GCN{Hidden: 8, Dropout: 0.5}
+	one, err := quickTrainer(t, g, m, Config{Epochs: 9, Epoch: withPhaseExtra(StandardEpoch(m), 0)}).
+		RunOne(context.Background(), Run{Split: 1, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phases := []Phase{{Epochs: 2, Epoch: withPhaseExtra(StandardEpoch(m), 1)},
+		{Epochs: 3, Epoch: withPhaseExtra(StandardEpoch(m), 2)}, {Epoch: withPhaseExtra(StandardEpoch(m), 3)}}
+	cfg := Config{Epochs: 9, Phases: phases}
+	split, err := quickTrainer(t, g, m, cfg).RunOne(context.Background(), Run{Split: 1, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPhase := []float64{1, 1, 2, 2, 2, 3, 3, 3, 3}
+	for e, es := range split.History {
+		if ref := one.History[e]; es.TrainLoss != ref.TrainLoss || es.ValLoss != ref.ValLoss || es.TestAcc != ref.TestAcc {
+			t.Fatalf("epoch %d in phases %+v, in one graph %+v", e+1, es, ref)
+		}
+		if es.Extra["phase"] != wantPhase[e] {
+			t.Fatalf("epoch %d ran in phase %v, want %v", e+1, es.Extra["phase"], wantPhase[e])
+		}
+	}
+	// Interrupted in phase 2, resumed: phase 2 then 3 again.
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.CheckpointDir, cfg.CheckpointEvery, cfg.Progress = t.TempDir(), 1, cancelAt{epoch: 4, cancel: cancel}
+	if _, err := quickTrainer(t, g, m, cfg).RunOne(ctx, Run{Split: 1, Seed: 7}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: err = %v", err)
+	}
+	cfg.Progress = nil
+	resumed, err := quickTrainer(t, g, m, cfg).RunOne(context.Background(), Run{Split: 1, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resumed.Resumed || len(resumed.History) != 9 {
+		t.Fatalf("resumed %v with %d epochs of history", resumed.Resumed, len(resumed.History))
+	}
+	for e := 4; e < 9; e++ {
+		if es, ref := resumed.History[e], split.History[e]; es.TrainLoss != ref.TrainLoss || es.Extra["phase"] != ref.Extra["phase"] {
+			t.Fatalf("resumed epoch %d %+v, uninterrupted %+v", e+1, es, ref)
+		}
+	}
+}
+
+func TestPhaseConfigErrors(t *testing.T) {
+	g := plantedGraph(t, 20, 2, 5)
+	m := models.MLP{Hidden: 4}
+	std := StandardEpoch(m)
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Epochs: 3, LR: 0.1, Epoch: std, Phases: []Phase{{Epoch: std}}}, "Config.Epoch and Config.Phases are exclusive"},
+		{Config{Epochs: 3, LR: 0.1, Phases: []Phase{{Epoch: std}, {Epoch: std}}}, "phase 1: epochs must be >= 1 (0 only for the last phase), got 0"},
+		{Config{Epochs: 3, LR: 0.1, Phases: []Phase{{Epochs: 1, Epoch: std}, {}}}, "phase 2 has no epoch function"},
+	} {
+		if _, err := New(testBackend(t), m, g, tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("phases %+v: err = %v, want %q", tc.cfg.Phases, err, tc.want)
+		}
+	}
+	// Phases reporting different extras are refused at compilation.
+	tr := quickTrainer(t, g, m, Config{Epochs: 3, Phases: []Phase{{Epochs: 1, Epoch: withPhaseExtra(std, 1)}, {Epoch: std}}})
+	if _, err := tr.RunOne(context.Background(), Run{Split: 0, Seed: 1}); err == nil ||
+		!strings.Contains(err.Error(), "phase 2 reports extras [], phase 1 [phase]") {
+		t.Fatalf("different extras: err = %v", err)
+	}
+}

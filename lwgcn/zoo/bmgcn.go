@@ -111,7 +111,7 @@ func buildBMGCN(h Hyper) (nn.Model, Training, error) {
 	if h.LR <= 0 || h.WeightDecay < 0 {
 		return nil, Training{}, fmt.Errorf("lr must be > 0 and weight decay >= 0, got %v and %v", h.LR, h.WeightDecay)
 	}
-	return m, Training{Epoch: BMGCNEpoch(m, mlpEpochs, h.LR, h.WeightDecay, h.Get(BMGCNMLPLossKey, 1))}, nil
+	return m, Training{Phases: BMGCNPhases(m, mlpEpochs, h.LR, h.WeightDecay, h.Get(BMGCNMLPLossKey, 1))}, nil
 }
 
 // BMGCNEpoch is the official two-stage training as one compiled epoch:
@@ -127,11 +127,39 @@ func buildBMGCN(h Hyper) (nn.Model, Training, error) {
 //
 // The phases switch inside the graph (a step counter in the optimizer state,
 // steps gated by the phase: see gatedAdam), so both are computed every epoch
-// and one graph serves the run. Pre-training epochs report an all-wrong
-// prediction (accuracy 0): the protocol's best-validation epoch is always a
-// joint one, as in the official code, which evaluates only the joint model.
-// Extra: ExtraPhase and ExtraMLPValAcc.
+// and one graph serves the run; BMGCNPhases computes the same epochs with a
+// graph per phase, each computing only its own. Pre-training epochs report
+// an all-wrong prediction (accuracy 0): the protocol's best-validation epoch
+// is always a joint one, as in the official code, which evaluates only the
+// joint model. Extra: ExtraPhase and ExtraMLPValAcc.
 func BMGCNEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.EpochFunc {
+	return bmgcnEpoch(m, mlpEpochs, lr, wd, mlpLoss, bmgcnBoth)
+}
+
+// BMGCNPhases are BMGCNEpoch's epochs as two trainer phases (the zoo
+// entry's training): mlpEpochs epochs of a graph that pre-trains the MLP
+// without computing the joint model, then a graph of the joint phase
+// without the MLP's own step. Each graph still draws the other phase's
+// dropout masks (discarded: nothing is computed from them), so that the
+// random stream, and with it every epoch, is BMGCNEpoch's.
+func BMGCNPhases(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) []train.Phase {
+	joint := train.Phase{Epoch: bmgcnEpoch(m, mlpEpochs, lr, wd, mlpLoss, bmgcnJoint)}
+	if mlpEpochs == 0 {
+		return []train.Phase{joint}
+	}
+	return []train.Phase{{Epochs: mlpEpochs, Epoch: bmgcnEpoch(m, mlpEpochs, lr, wd, mlpLoss, bmgcnPre)}, joint}
+}
+
+// bmgcnPart is what a BM-GCN epoch graph computes.
+type bmgcnPart int
+
+const (
+	bmgcnBoth  bmgcnPart = iota // both phases, gated by the epoch counter
+	bmgcnPre                    // pre-training epochs only
+	bmgcnJoint                  // joint epochs only
+)
+
+func bmgcnEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64, part bmgcnPart) train.EpochFunc {
 	isMLP := func(v *model.Variable) bool { return strings.HasPrefix(v.Path(), "/"+models.BMGCNScopeMLP+"/") }
 	isBias := func(v *model.Variable) bool { return v.Name() == "bias" }
 	pre := gatedAdam{name: "bmgcn-mlp", groups: []gatedAdamGroup{{name: "all", adam: train.NewAdam(lr, wd), match: isMLP}}}
@@ -139,6 +167,9 @@ func BMGCNEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.Ep
 		{name: "no_decay", adam: train.NewAdam(lr, 0), match: isBias},
 		{name: "decay", adam: train.NewAdam(lr, wd), match: func(*model.Variable) bool { return true }},
 	}}
+	// A part leaves out the other phase's steps: with their gates closed
+	// they change nothing, so leaving them out changes nothing either.
+	withPre, withJoint := part != bmgcnJoint, part != bmgcnPre
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, _ *train.Optimizer) train.EpochNodes {
 		store := scope.Store()
 		state := store.Scope(model.JoinPath(train.StateScope, "bmgcn"))
@@ -150,11 +181,14 @@ func BMGCNEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.Ep
 		inPre := LessThan(t, Scalar(g, dtypes.Float64, float64(mlpEpochs)))
 		firstJoint := Equal(t, Scalar(g, dtypes.Float64, float64(mlpEpochs)))
 
-		// Phase 0: one step of the MLP alone.
+		// Phase 0: one step of the MLP alone (the joint part draws its
+		// dropout masks only).
 		mlpLogp := LogSoftmax(m.MLPLogits(scope.ResetVisited(), in, true), -1)
 		dt := mlpLogp.DType()
 		preLoss := train.MaskedNLL(mlpLogp, labels, trainMask)
-		pre.step(scope, g, preLoss, inPre)
+		if withPre {
+			pre.step(scope, g, preLoss, inPre)
+		}
 		var mlpVars []*model.Variable
 		for v := range store.IterVariables() {
 			if isMLP(v) && nn.IsParam(store, v) && v.InUseByGraph(g) {
@@ -169,13 +203,18 @@ func BMGCNEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.Ep
 		best := bestVar.NodeValue(g)
 		acc64 := ConvertDType(mlpValAcc, dtypes.Float64)
 		improved := LogicalAnd(inPre, GreaterOrEqual(acc64, best))
-		bestVar.SetNodeValue(Where(improved, acc64, best))
+		if withPre {
+			bestVar.SetNodeValue(Where(improved, acc64, best))
+		}
 		for _, v := range mlpVars {
 			kept := store.Scope(model.JoinPath(train.StateScope, "bmgcn", "best", v.Scope())).
 				VariableWithValue(v.Name(), tensors.FromShape(v.Shape())).SetTrainable(false)
-			k := Where(improved, v.NodeValue(g), kept.NodeValue(g))
-			kept.SetNodeValue(k)
-			if mlpEpochs > 0 {
+			k := kept.NodeValue(g)
+			if withPre {
+				k = Where(improved, v.NodeValue(g), k)
+				kept.SetNodeValue(k)
+			}
+			if mlpEpochs > 0 && withJoint {
 				// The joint phase starts from the kept weights.
 				v.SetNodeValue(Where(firstJoint, k, v.NodeValue(g)))
 			}
@@ -183,17 +222,23 @@ func BMGCNEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64) train.Ep
 
 		// Phase 1: the joint model.
 		logits, mlpLogits := m.ForwardBoth(scope.ResetVisited(), in, true)
+		c := logits.Shape().Dimensions[1]
+		wrong := LogSoftmax(MulScalar(OneHot(ModScalar(AddScalar(labels, 1), c), c, dt), 10), -1)
+		if !withJoint {
+			// Pre-training epochs: a prediction that is wrong on every node.
+			return train.EpochNodes{TrainLoss: preLoss, LogProbs: wrong,
+				Extra: map[string]*Node{ExtraPhase: ZerosLike(mlpValAcc), ExtraMLPValAcc: mlpValAcc}}
+		}
 		jointLoss := Add(train.MaskedNLL(LogSoftmax(logits, -1), labels, trainMask),
 			MulScalar(train.MaskedNLL(LogSoftmax(mlpLogits, -1), labels, trainMask), mlpLoss))
 		joint.step(scope, g, jointLoss, LogicalNot(inPre))
 		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
-
-		// Pre-training epochs: a prediction that is wrong on every node.
-		c := eval.Shape().Dimensions[1]
-		wrong := OneHot(ModScalar(AddScalar(labels, 1), c), c, dt)
-		eval = Where(inPre, LogSoftmax(MulScalar(wrong, 10), -1), eval)
 		phase := ConvertDType(LogicalNot(inPre), dt)
-		return train.EpochNodes{TrainLoss: Where(inPre, preLoss, jointLoss), LogProbs: eval,
+		if !withPre {
+			return train.EpochNodes{TrainLoss: jointLoss, LogProbs: eval,
+				Extra: map[string]*Node{ExtraPhase: phase, ExtraMLPValAcc: mlpValAcc}}
+		}
+		return train.EpochNodes{TrainLoss: Where(inPre, preLoss, jointLoss), LogProbs: Where(inPre, wrong, eval),
 			Extra: map[string]*Node{ExtraPhase: phase, ExtraMLPValAcc: mlpValAcc}}
 	}
 }

@@ -2,8 +2,10 @@ package zoo
 
 import (
 	"context"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -188,6 +191,65 @@ func TestBMGCNEntryPhases(t *testing.T) {
 	h.Epochs = pre
 	if _, _, err := e.Build(h); err == nil || !strings.Contains(err.Error(), "mlp_epochs") {
 		t.Fatalf("mlp_epochs = epochs: error %v", err)
+	}
+}
+
+// TestBMGCNPhasesEqualOneGraph: the entry's two phase graphs train every
+// epoch exactly as BMGCNEpoch's single graph computing both phases
+// (dropout on, so the pre-training graph must draw the joint model's masks
+// for the joint epochs to match), and end with the same weights.
+func TestBMGCNPhasesEqualOneGraph(t *testing.T) {
+	e, _ := Lookup("bmgcn")
+	const pre, epochs = 8, 14
+	h := e.Defaults("chameleon").With(BMGCNMLPEpochsKey, pre)
+	h.Epochs, h.LR = epochs, 0.5
+	m, _, err := e.Build(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(configure ...func(*train.Config)) *train.RunResult {
+		tr, err := NewTrainer(b, info, ringChords16Graph(t), "bmgcn", h, nil, configure...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := tr.RunOne(context.Background(), train.Run{Split: 0, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rr
+	}
+	phased := run()
+	one := run(func(cfg *train.Config) {
+		cfg.Phases, cfg.Epoch = nil, BMGCNEpoch(m.(models.BMGCN), pre, h.LR, h.WeightDecay, 1)
+	})
+	for i, es := range phased.History {
+		ref := one.History[i]
+		if es.TrainLoss != ref.TrainLoss || es.ValLoss != ref.ValLoss || es.TrainAcc != ref.TrainAcc ||
+			es.ValAcc != ref.ValAcc || es.TestAcc != ref.TestAcc || !maps.Equal(es.Extra, ref.Extra) {
+			t.Fatalf("epoch %d: phases %+v, one graph %+v", i+1, es, ref)
+		}
+	}
+	// The joint phase must start from kept MLP weights that are not the
+	// last pre-training epoch's, or the test could not see a phase graph
+	// skip that.
+	bestAcc := 0.0
+	for _, es := range phased.History[:pre] {
+		bestAcc = max(bestAcc, es.Extra[ExtraMLPValAcc])
+	}
+	if last := phased.History[pre-1].Extra[ExtraMLPValAcc]; last >= bestAcc {
+		t.Fatalf("the last pre-training epoch has the best MLP validation accuracy (%v)", last)
+	}
+	if len(phased.Weights) == 0 || len(phased.Weights) != len(one.Weights) {
+		t.Fatalf("%d and %d kept weights", len(phased.Weights), len(one.Weights))
+	}
+	for name, w := range phased.Weights {
+		if !slices.Equal(tensors.MustCopyFlatData[float32](w), tensors.MustCopyFlatData[float32](one.Weights[name])) {
+			t.Fatalf("weight %s differs", name)
+		}
 	}
 }
 

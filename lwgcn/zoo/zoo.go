@@ -70,6 +70,9 @@ type Training struct {
 	Optimizer *train.Optimizer
 	// Epoch, if set, replaces train.StandardEpoch (auxiliary losses).
 	Epoch train.EpochFunc
+	// Phases, if set instead of Epoch, split every run into phases with
+	// their own epoch graphs (train.Config.Phases).
+	Phases []train.Phase
 }
 
 // Entry is a registered model.
@@ -178,7 +181,7 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 		epochs = DefaultEpochs
 	}
 	cfg := train.Config{Epochs: epochs, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer, Epoch: tr.Epoch,
-		Progress: progress, Backend: info}
+		Phases: tr.Phases, Progress: progress, Backend: info}
 	for _, f := range configure {
 		f(&cfg)
 	}
