@@ -109,6 +109,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"reproduce", "table2", "-epochs", "-5"}, 2, "-epochs -5: must be >= 1 (leave it out for each method's reference)"},
 		{[]string{"reproduce", "table2", "-epochs", "0"}, 2, "-epochs 0: must be >= 1"},
 		{[]string{"reproduce", "table2", "-max-runs", "-1"}, 2, "-max-runs -1: must be >= 0"},
+		{[]string{"reproduce", "table2", "-splits", "3-1"}, 2, `-splits "3-1": "3-1" is not a split number or an ascending range`},
+		{[]string{"reproduce", "table2", "-splits", "0,x"}, 2, `-splits "0,x": "x" is not a split number`},
 		{[]string{"reproduce", "table9"}, 2, `unknown table "table9"`},
 		{[]string{"reproduce", "table2", "-methods", "gcn,gnc"}, 2, `-methods: unknown method "gnc" (have `},
 		{[]string{"reproduce", "table3", "-datasets", "texas,texsa"}, 2, `-datasets: unknown dataset "texsa" (known: `},

@@ -101,6 +101,8 @@ func runReproduce(args []string) error {
 	quick := fs.Bool("quick", false, "quick mode: 40 epochs, 2 runs per dataset, into results/quick/")
 	epochs := fs.Int("epochs", 0, "override the epochs of every method, >= 1 (default: each method's reference; -quick: 40)")
 	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset (default: all)")
+	splitsFlag := fs.String("splits", "", `runs of these splits only: "3", "0-4", "0,2,5" (default: "all"); processes given `+
+		"disjoint splits, each with its own -results file, run a table in parallel: then `lwgcn merge` their files")
 	out := fs.String("results", "", "results file (default results/<table>.json)")
 	data := addDataFlags(fs)
 	list := fs.Bool("list", false, "list the tables and methods and exit")
@@ -125,6 +127,13 @@ func runReproduce(args []string) error {
 	if *batch < 0 {
 		return usageErrorf("-batch %d: must be >= 0 (0: auto, 1: every run alone, N: N runs per computation)", *batch)
 	}
+	var splits []int
+	if *splitsFlag != "" && *splitsFlag != "all" {
+		var err error
+		if splits, err = parseSplits(*splitsFlag, -1); err != nil {
+			return err
+		}
+	}
 	if *list {
 		for name, r := range reproductions {
 			fmt.Printf("%-8s %s\n         datasets: %s\n         methods: %s\n", name, r.about,
@@ -142,7 +151,8 @@ func runReproduce(args []string) error {
 		return usageErrorf("unknown table %q (want table2, table3, refine or depth)", table)
 	}
 	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
-		DatasetOptions: data.options(), Log: os.Stdout, MaxRuns: *maxRuns, Command: "reproduce", Batch: *batch}
+		DatasetOptions: data.options(), Log: os.Stdout, Splits: splits, MaxRuns: *maxRuns, Command: "reproduce",
+		Batch: *batch}
 	if *dsFlag != "" {
 		spec.Datasets = strings.Split(*dsFlag, ",")
 	}

@@ -60,9 +60,9 @@ func TestReproduceRecordsSessions(t *testing.T) {
 }
 
 // Two reproduce invocations in parallel, each with its own results file
-// (GCN on Texas, splits 0 and 1 of a 2-run table via -max-runs), merged
-// into one: both runs and both sessions are there, and a reproduce on the
-// merged file finds nothing left to train.
+// (GCN on Texas, split 0 in one and split 1 in the other via -splits),
+// merged into one: both runs and both sessions are there, and a reproduce
+// of both splits on the merged file finds nothing left to train.
 func TestMergeParallelInvocations(t *testing.T) {
 	bin := lwgcnBinary(t)
 	dir := t.TempDir()
@@ -81,8 +81,12 @@ func TestMergeParallelInvocations(t *testing.T) {
 	}
 	common := []string{"-datasets", "texas", "-epochs", "2", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache}
 	a, b, merged := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json"), filepath.Join(dir, "table2.json")
-	run(append([]string{"reproduce", "table2", "-methods", "gcn", "-max-runs", "1", "-results", a}, common...)...)
-	run(append([]string{"reproduce", "table2", "-methods", "mlp", "-max-runs", "1", "-results", b}, common...)...)
+	if out := run(append([]string{"reproduce", "table2", "-methods", "gcn", "-splits", "0", "-results", a}, common...)...); !strings.Contains(out, "split 0 seed 15 [1/1]") {
+		t.Errorf("-splits 0 did not train split 0 alone:\n%s", out)
+	}
+	if out := run(append([]string{"reproduce", "table2", "-methods", "gcn", "-splits", "1", "-results", b}, common...)...); !strings.Contains(out, "split 1 seed 15 [1/1]") {
+		t.Errorf("-splits 1 did not train split 1 alone:\n%s", out)
+	}
 	out := run("merge", "-into", merged, a, b)
 	if !strings.Contains(out, "b.json: 1 runs added, 0 replaced by later records (now 2 runs, 2 sessions)") {
 		t.Errorf("merge output:\n%s", out)
@@ -94,7 +98,7 @@ func TestMergeParallelInvocations(t *testing.T) {
 	if len(f.Runs()) != 2 || len(f.Sessions()) != 2 {
 		t.Fatalf("merged: %d runs, %d sessions; want 2 and 2", len(f.Runs()), len(f.Sessions()))
 	}
-	run(append([]string{"reproduce", "table2", "-methods", "gcn,mlp", "-max-runs", "1", "-results", merged}, common...)...)
+	run(append([]string{"reproduce", "table2", "-methods", "gcn", "-splits", "0-1", "-results", merged}, common...)...)
 	if f, err = results.Open(merged); err != nil {
 		t.Fatal(err)
 	}

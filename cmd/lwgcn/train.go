@@ -302,9 +302,10 @@ func saveTrainRuns(path string, g *graph.Graph, model, config string, outs []spl
 	return nil
 }
 
-// parseSplits parses "all", "3", "0-9" or "0,2,5" against n splits.
+// parseSplits parses "all", "3", "0-9" or "0,2,5" against n splits; n < 0
+// accepts any split numbers >= 0 (not "all": the caller knows no n).
 func parseSplits(s string, n int) ([]int, error) {
-	if s == "" || s == "all" {
+	if (s == "" || s == "all") && n >= 0 {
 		out := make([]int, n)
 		for i := range out {
 			out[i] = i
@@ -325,7 +326,10 @@ func parseSplits(s string, n int) ([]int, error) {
 				return nil, usageErrorf("-splits %q: %q is not a split number", s, hi)
 			}
 		}
-		if a < 0 || b >= n || a > b {
+		switch {
+		case n < 0 && (a < 0 || a > b):
+			return nil, usageErrorf("-splits %q: %q is not a split number or an ascending range", s, part)
+		case n >= 0 && (a < 0 || b >= n || a > b):
 			return nil, usageErrorf("-splits %q: %q outside the dataset's splits 0-%d", s, part, n-1)
 		}
 		for i := a; i <= b; i++ {

@@ -41,7 +41,12 @@ type Spec struct {
 	Methods     []string
 	// Override adjusts every method's configuration (quick runs, grid).
 	Override Overrides
-	// MaxRuns > 0 keeps only the first MaxRuns (split, seed) runs per dataset.
+	// Splits, if set, keeps only the runs of these splits (a dataset with
+	// fewer splits keeps those it has): processes given disjoint splits,
+	// each with its own ResultsPath, run one table in parallel.
+	Splits []int
+	// MaxRuns > 0 keeps only the first MaxRuns (split, seed) runs per
+	// dataset (after Splits).
 	MaxRuns int
 	// DatasetOptions are passed to datasets.Load (mirror, cache).
 	DatasetOptions []datasets.Option
@@ -148,6 +153,13 @@ func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spe
 			return fmt.Errorf("experiments: %s: %w", ds, err)
 		}
 		runs := Protocol(ds, len(g.Splits()))
+		if len(spec.Splits) > 0 {
+			runs = slices.DeleteFunc(runs, func(r train.Run) bool { return !slices.Contains(spec.Splits, r.Split) })
+			if len(runs) == 0 {
+				logf("%s: none of splits %v (it has %d): nothing to run", ds, spec.Splits, len(g.Splits()))
+				continue
+			}
+		}
 		if spec.MaxRuns > 0 && len(runs) > spec.MaxRuns {
 			runs = runs[:spec.MaxRuns]
 		}
