@@ -72,7 +72,7 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString("executables still hold, and overstates one case run alone.\n\n")
 		b.WriteString(backendShareNote(rows) + "\n\n")
 		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, DatasetTitle, speedDatasets).Markdown())
-		b.WriteString("\nGPU (XLA CUDA): not run here (no GPU machine was lent); xla/README.md lists the steps.\n")
+		b.WriteString("\nGPU (XLA CUDA): no timings in this table (`lwgcn bench` has not been run on a GPU); xla/README.md lists the steps.\n")
 	}
 	return b.String(), nil
 }

@@ -119,6 +119,7 @@ func table2Section(dir string) (string, error) {
 	b.WriteString("between train and test.\n\n")
 	b.WriteString(Comparison("", sums, table2Datasets, methods, paper.Table2).Markdown())
 	b.WriteString(partialRuns(sums, methods, table2Datasets))
+	b.WriteString(acceleratorRuns(sums, methods, table2Datasets))
 	// Complete means every method of `lwgcn reproduce table2` too, run or not.
 	all := methods
 	for _, m := range Table2Methods {
@@ -199,6 +200,37 @@ func baselinesSection(dir string) (string, error) {
 	return b.String(), nil
 }
 
+// acceleratorRuns lists the cells holding runs on an accelerator
+// (results.Provenance.OnAccelerator: XLA on a GPU), which ran on another
+// machine than the table's footer names, with their backends and hosts.
+func acceleratorRuns(sums map[string]map[string]*Summary, methods, datasets []string) string {
+	var parts []string
+	where := map[string]bool{}
+	for _, m := range methods {
+		for _, d := range datasets {
+			s := sums[m][d]
+			if s == nil {
+				continue
+			}
+			n := 0
+			for _, r := range s.Runs {
+				if p := r.Provenance; p.OnAccelerator() {
+					n++
+					where[fmt.Sprintf("backend %s on a host with %d CPUs (%s)", p.Backend, p.NumCPU, p.Machine)] = true
+				}
+			}
+			if n > 0 {
+				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d runs)", MethodTitle(m), DatasetTitle(d), n, len(s.Runs)))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "\nRuns on a GPU, another machine than the footer's (" + strings.Join(sortedKeys(where), "; ") + "): " +
+		strings.Join(parts, ", ") + ". The time-to-table below counts them apart.\n"
+}
+
 // partialRuns lists the cells averaged over fewer runs than the protocol has
 // (10 splits; Planetoid graphs: 3 seeds), e.g. after -max-runs.
 func partialRuns(sums map[string]map[string]*Summary, methods, datasets []string) string {
@@ -252,6 +284,7 @@ func table3Section(dir string) (string, error) {
 	b.WriteString("are missing here, so its column is not run.\n\n")
 	b.WriteString(Comparison("", sums, datasets, methods, paper.Table3).Markdown())
 	b.WriteString(partialRuns(sums, methods, datasets))
+	b.WriteString(acceleratorRuns(sums, methods, datasets))
 	ttt, err := comparisonTimeToTable(dir, sums, methods, datasets, "table2", "table3")
 	if err != nil {
 		return "", err

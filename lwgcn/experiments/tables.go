@@ -21,7 +21,9 @@ type Summary struct {
 	MsPerEpoch float64
 	Metrics    map[string]results.Stat
 	Runs       []results.Run
-	Latest     results.Provenance
+	// Latest is the provenance of the latest run, LatestCPU that of the
+	// latest run not on an accelerator (zero when there is none).
+	Latest, LatestCPU results.Provenance
 }
 
 // Summaries groups runs into method -> dataset summaries.
@@ -52,6 +54,9 @@ func Summaries(runs []results.Run) map[string]map[string]*Summary {
 		s.Runs = append(s.Runs, r)
 		if r.Provenance.Date >= s.Latest.Date {
 			s.Latest = r.Provenance
+		}
+		if !r.Provenance.OnAccelerator() && r.Provenance.Date >= s.LatestCPU.Date {
+			s.LatestCPU = r.Provenance
 		}
 	}
 	for _, byDS := range out {
@@ -133,7 +138,10 @@ func Comparison(caption string, sums map[string]map[string]*Summary, datasets, m
 	t.Header(header...)
 	var oursRows []int
 	row := 0
-	var latest results.Provenance
+	// The footer names the machine of the CPU runs (runs on an
+	// accelerator are listed apart, see acceleratorRuns), or the latest
+	// run's when every run is on one.
+	var latest, latestAny results.Provenance
 	for _, m := range methods {
 		cells := []plot.Cell{plot.Text(MethodTitle(m)), plot.Text("ours")}
 		paperCells := []plot.Cell{plot.Text(""), plot.Text("paper")}
@@ -152,8 +160,11 @@ func Comparison(caption string, sums map[string]map[string]*Summary, datasets, m
 				} else {
 					wOurs = append(wOurs, plot.Text(""))
 				}
-				if s.Latest.Date > latest.Date {
-					latest = s.Latest
+				if s.LatestCPU.Date > latest.Date {
+					latest = s.LatestCPU
+				}
+				if s.Latest.Date > latestAny.Date {
+					latestAny = s.Latest
 				}
 			}
 			p, ok := paperTable[m][d]
@@ -180,6 +191,9 @@ func Comparison(caption string, sums map[string]map[string]*Summary, datasets, m
 			t.Row(append([]plot.Cell{plot.Text(""), plot.Text("weight f_C (paper)")}, wPaper...)...)
 			row += 2
 		}
+	}
+	if latest.Date == "" {
+		latest = latestAny
 	}
 	if latest.Date != "" {
 		d, _ := time.Parse(time.RFC3339, latest.Date)

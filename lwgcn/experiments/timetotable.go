@@ -37,6 +37,18 @@ type TimeToTable struct {
 	// Cells is the number of cells the table has; CompleteCells those that
 	// have every run of their protocol.
 	Cells, CompleteCells int
+	// Accelerator is the time of the runs on an accelerator
+	// (results.Provenance.OnAccelerator): another machine, so its sessions
+	// are counted apart and not in the fields above.
+	Accelerator *AcceleratorTime
+}
+
+// AcceleratorTime is the part of a table recorded on an accelerator.
+type AcceleratorTime struct {
+	Runs, Sessions        int
+	SessionSecs, WallSecs float64
+	// Backends names the backends that ran them, sorted.
+	Backends []string
 }
 
 // Complete reports whether every cell has all its protocol runs.
@@ -69,7 +81,12 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 	t := TimeToTable{MaxLoad1: -1}
 	seen := map[string]bool{}
 	var spans [][2]float64 // [start, end] in seconds since the Unix epoch
+	var accel []results.Run
 	for _, r := range runs {
+		if r.Provenance.OnAccelerator() {
+			accel = append(accel, r)
+			continue
+		}
 		s, ok := byID[r.Session]
 		if r.Session == "" || !ok {
 			t.UnsessionedRuns++
@@ -95,6 +112,9 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 		}
 	}
 	t.WallSecs += unionLength(spans)
+	if len(accel) > 0 {
+		t.Accelerator = acceleratorTime(byID, accel)
+	}
 	t.Cells = len(cells)
 	for _, c := range cells {
 		distinct := map[[2]int64]bool{}
@@ -106,6 +126,39 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 		}
 	}
 	return t
+}
+
+// acceleratorTime sums the sessions behind runs on an accelerator (runs
+// without a session count by their own training time).
+func acceleratorTime(byID map[string]results.Session, runs []results.Run) *AcceleratorTime {
+	a := &AcceleratorTime{Runs: len(runs)}
+	seen := map[string]bool{}
+	backends := map[string]bool{}
+	var spans [][2]float64
+	for _, r := range runs {
+		backends[r.Provenance.Backend] = true
+		s, ok := byID[r.Session]
+		if r.Session == "" || !ok {
+			a.SessionSecs += r.TotalSecs
+			a.WallSecs += r.TotalSecs
+			continue
+		}
+		if seen[s.ID] {
+			continue
+		}
+		seen[s.ID] = true
+		a.Sessions++
+		a.SessionSecs += s.WallSecs
+		if start, err := time.Parse(time.RFC3339Nano, s.Start); err == nil {
+			x := float64(start.UnixNano()) / 1e9
+			spans = append(spans, [2]float64{x, x + s.WallSecs})
+		} else {
+			a.WallSecs += s.WallSecs
+		}
+	}
+	a.WallSecs += unionLength(spans)
+	a.Backends = sortedKeys(backends)
+	return a
 }
 
 // unionLength is the total length covered by the intervals.
@@ -154,6 +207,17 @@ func (t TimeToTable) Markdown() string {
 	if t.UnsessionedRuns > 0 {
 		parts = append(parts, fmt.Sprintf("%d runs recorded before sessions: %s, the sum of their own training "+
 			"times (total_secs; not wall time)", t.UnsessionedRuns, fmtDuration(t.UnsessionedSecs)))
+	}
+	if a := t.Accelerator; a != nil {
+		p := fmt.Sprintf("%d runs on a GPU, another machine (%s): %s of wall time", a.Runs,
+			strings.Join(a.Backends, ", "), fmtDuration(a.WallSecs))
+		if a.Sessions > 0 {
+			p += fmt.Sprintf(" in %d session%s", a.Sessions, map[bool]string{true: "", false: "s"}[a.Sessions == 1])
+			if a.SessionSecs > a.WallSecs+1 {
+				p += fmt.Sprintf(", in parallel (%s summed)", fmtDuration(a.SessionSecs))
+			}
+		}
+		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
 		parts = append(parts, "no runs")

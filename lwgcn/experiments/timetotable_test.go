@@ -251,3 +251,67 @@ func TestTimeToTableParallelSessions(t *testing.T) {
 		t.Errorf("markdown %q, want %q", got, want)
 	}
 }
+
+// Runs on a GPU (another machine) are kept apart: the table's footer names
+// the CPU runs' backend, a note lists the cells with GPU runs, and the
+// time-to-table counts the GPU sessions (wall time, load, GOMAXPROCS)
+// separately from the CPU ones.
+func TestTimeToTableAccelerator(t *testing.T) {
+	dir := t.TempDir()
+	f64 := func(x float64) *float64 { return &x }
+	sessions := []results.Session{
+		{ID: "A", Start: "2026-01-01T00:00:00Z", WallSecs: 100, GOMAXPROCS: 2, Load1Start: f64(5)},
+		{ID: "G1", Start: "2026-01-02T00:00:00Z", WallSecs: 60, GOMAXPROCS: 16, Load1Start: f64(20)},
+		{ID: "G2", Start: "2026-01-02T00:00:00Z", WallSecs: 60, GOMAXPROCS: 16, Load1Start: f64(20)}}
+	var runs []results.Run
+	for s := range 10 {
+		r := handRun("table2", "texas", "gcn", s, "A", 1)
+		if s >= 5 {
+			r.Session = map[bool]string{true: "G1", false: "G2"}[s < 8]
+			r.Provenance = results.Provenance{Commit: "g", Backend: "xla:xla_cuda_plugin.so", NumCPU: 16, Machine: "Host",
+				Date: "2026-01-02T00:01:00Z"}
+		}
+		runs = append(runs, r)
+	}
+	writeResults(t, filepath.Join(dir, "table2.json"), sessions, runs)
+	f, err := results.Open(filepath.Join(dir, "table2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := Summaries(f.Runs())
+	cells, cellRuns := comparisonCells(sums, []string{"gcn"}, []string{"texas"})
+	got := computeTimeToTable(f.Sessions(), cellRuns, cells)
+	if got.Sessions != 1 || got.WallSecs != 100 || got.MaxLoad1 != 5 || got.MaxProcs != 2 || got.CompleteCells != 1 {
+		t.Errorf("CPU part %+v, want session A alone (100 s, load 5, GOMAXPROCS 2) and the cell complete", got)
+	}
+	a := got.Accelerator
+	if a == nil || a.Runs != 5 || a.Sessions != 2 || a.SessionSecs != 120 || a.WallSecs != 60 ||
+		strings.Join(a.Backends, ",") != "xla:xla_cuda_plugin.so" {
+		t.Fatalf("GPU part %+v, want 5 runs in 2 parallel sessions (60 s wall, 120 s summed)", a)
+	}
+	doc, err := table2Section(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"_commit c, backend go, 2026-01-01",
+		"Runs on a GPU, another machine than the footer's (backend xla:xla_cuda_plugin.so on a host with 16 CPUs (Host)): " +
+			"GCN on Texas (5 of 10 runs).",
+		"Time-to-table: 1.7 min of wall time in 1 session (the machine was shared: load average up to 5.0 for " +
+			"GOMAXPROCS 2); plus 5 runs on a GPU, another machine " +
+			"(xla:xla_cuda_plugin.so): 1.0 min of wall time in 2 sessions, in parallel (2.0 min summed); not complete",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("table 2 section lacks %q; it has:\n%s", want, doc)
+		}
+	}
+}
+
+func TestOnAccelerator(t *testing.T) {
+	for backend, want := range map[string]bool{"go": false, "xla:cpu": false, "xla:xla_cuda_plugin.so": true,
+		"xla:cuda": true, "xla:rocm": true, "xla:tpu": true, "": false} {
+		if got := (results.Provenance{Backend: backend}).OnAccelerator(); got != want {
+			t.Errorf("backend %q: OnAccelerator %v, want %v", backend, got, want)
+		}
+	}
+}

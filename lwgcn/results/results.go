@@ -40,6 +40,22 @@ func NewProvenance(backend string) Provenance {
 		NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
 }
 
+// OnAccelerator reports whether the run's backend is XLA on a GPU or TPU
+// plugin (CUDA, ROCm, TPU) rather than a CPU: such runs come from another
+// machine than the CPU runs of a table, and reports keep them apart.
+func (p Provenance) OnAccelerator() bool {
+	b := strings.ToLower(p.Backend)
+	if !strings.HasPrefix(b, "xla:") {
+		return false
+	}
+	for _, s := range []string{"cuda", "rocm", "tpu", "gpu"} {
+		if strings.Contains(b, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // String is a short provenance line for figure and table footers.
 func (p Provenance) String() string {
 	c := p.Commit
