@@ -79,8 +79,7 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 		byID[s.ID] = s
 	}
 	t := TimeToTable{MaxLoad1: -1}
-	seen := map[string]bool{}
-	var spans [][2]float64 // [start, end] in seconds since the Unix epoch
+	var cpu sessionTally
 	var accel []results.Run
 	for _, r := range runs {
 		if r.Provenance.OnAccelerator() {
@@ -93,16 +92,7 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 			t.UnsessionedSecs += r.TotalSecs
 			continue
 		}
-		if !seen[s.ID] {
-			seen[s.ID] = true
-			t.Sessions++
-			t.SessionSecs += s.WallSecs
-			if start, err := time.Parse(time.RFC3339Nano, s.Start); err == nil {
-				a := float64(start.UnixNano()) / 1e9
-				spans = append(spans, [2]float64{a, a + s.WallSecs})
-			} else {
-				t.WallSecs += s.WallSecs
-			}
+		if cpu.add(s) {
 			t.MaxProcs = max(t.MaxProcs, s.GOMAXPROCS)
 			for _, l := range []*float64{s.Load1Start, s.Load1End} {
 				if l != nil {
@@ -111,7 +101,7 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 			}
 		}
 	}
-	t.WallSecs += unionLength(spans)
+	t.Sessions, t.SessionSecs, t.WallSecs = cpu.sessions, cpu.sessionSecs, cpu.wallSecs()
 	if len(accel) > 0 {
 		t.Accelerator = acceleratorTime(byID, accel)
 	}
@@ -132,34 +122,54 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 // without a session count by their own training time).
 func acceleratorTime(byID map[string]results.Session, runs []results.Run) *AcceleratorTime {
 	a := &AcceleratorTime{Runs: len(runs)}
-	seen := map[string]bool{}
+	var tally sessionTally
 	backends := map[string]bool{}
-	var spans [][2]float64
+	own := 0.0
 	for _, r := range runs {
 		backends[r.Provenance.Backend] = true
-		s, ok := byID[r.Session]
-		if r.Session == "" || !ok {
-			a.SessionSecs += r.TotalSecs
-			a.WallSecs += r.TotalSecs
-			continue
-		}
-		if seen[s.ID] {
-			continue
-		}
-		seen[s.ID] = true
-		a.Sessions++
-		a.SessionSecs += s.WallSecs
-		if start, err := time.Parse(time.RFC3339Nano, s.Start); err == nil {
-			x := float64(start.UnixNano()) / 1e9
-			spans = append(spans, [2]float64{x, x + s.WallSecs})
+		if s, ok := byID[r.Session]; r.Session != "" && ok {
+			tally.add(s)
 		} else {
-			a.WallSecs += s.WallSecs
+			own += r.TotalSecs
 		}
 	}
-	a.WallSecs += unionLength(spans)
+	a.Sessions, a.SessionSecs, a.WallSecs = tally.sessions, tally.sessionSecs+own, tally.wallSecs()+own
 	a.Backends = sortedKeys(backends)
 	return a
 }
+
+// sessionTally sums distinct sessions: their count, their wall times and
+// the time during which at least one ran.
+type sessionTally struct {
+	seen        map[string]bool
+	sessions    int
+	sessionSecs float64
+	unplaced    float64      // sessions without a readable start count whole
+	spans       [][2]float64 // [start, end] in seconds since the Unix epoch
+}
+
+// add counts s unless it was counted already; it reports whether s is new.
+func (t *sessionTally) add(s results.Session) bool {
+	if t.seen[s.ID] {
+		return false
+	}
+	if t.seen == nil {
+		t.seen = map[string]bool{}
+	}
+	t.seen[s.ID] = true
+	t.sessions++
+	t.sessionSecs += s.WallSecs
+	if start, err := time.Parse(time.RFC3339Nano, s.Start); err == nil {
+		a := float64(start.UnixNano()) / 1e9
+		t.spans = append(t.spans, [2]float64{a, a + s.WallSecs})
+	} else {
+		t.unplaced += s.WallSecs
+	}
+	return true
+}
+
+// wallSecs is the time during which at least one counted session ran.
+func (t *sessionTally) wallSecs() float64 { return t.unplaced + unionLength(t.spans) }
 
 // unionLength is the total length covered by the intervals.
 func unionLength(spans [][2]float64) float64 {
