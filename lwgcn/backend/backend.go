@@ -62,7 +62,8 @@ const (
 
 // Info describes the backend a run uses; it is recorded with every result.
 type Info struct {
-	// Name is "go" for the pure-Go backend, or "xla:<plugin>" (e.g. "xla:cpu").
+	// Name is "go" for the pure-Go backend, or "xla:<plugin>" with the options
+	// given after it (e.g. "xla:cpu", "xla:xla_cuda_plugin.so,tf32=false").
 	Name string `json:"name"`
 	// Requested is GOMLX_BACKEND as set by the user ("" when unset).
 	Requested string `json:"requested,omitempty"`
@@ -269,7 +270,7 @@ func newOther(config string) (b compute.Backend, err error) {
 
 // xlaPlugin describes the plugin an XLA backend runs on.
 type xlaPlugin struct {
-	name    string // "xla:cpu"
+	name    string // "xla:cpu", with the options given after it (",tf32=false")
 	plugin  string // the plugin file ("" when go-xla found it)
 	version string // its PJRT C API version
 }
@@ -340,7 +341,7 @@ func startXLA(plugin, options string) (compute.Backend, xlaPlugin, error) {
 			if err != nil {
 				return nil, xlaPlugin{}, fmt.Errorf("XLA plugin %q (go-xla's install): %s", plugin, oneLine(err))
 			}
-			return b, xlaPlugin{name: "xla:" + plugin}, nil
+			return b, xlaPlugin{name: "xla:" + plugin + options}, nil
 		}
 		path = p
 	}
@@ -352,7 +353,9 @@ func startXLA(plugin, options string) (compute.Backend, xlaPlugin, error) {
 	if err != nil {
 		return nil, xlaPlugin{}, err
 	}
-	return b, xlaPlugin{name: "xla:" + pluginNameOf(path), plugin: path, version: version}, nil
+	// The options (e.g. ",tf32=false") stay in the name that results
+	// record: they change what a GPU computes.
+	return b, xlaPlugin{name: "xla:" + pluginNameOf(path) + options, plugin: path, version: version}, nil
 }
 
 // pluginNameOf is the plugin name in a file name (pjrt_c_api_cpu_plugin.so:

@@ -195,6 +195,17 @@ func TestInstalledPlugin(t *testing.T) {
 		b.Finalize()
 	}
 
+	// Options given after the plugin stay in the recorded name.
+	t.Setenv(EnvBackend, "xla:"+plugin+",tf32=false")
+	b, info, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Name != "xla:cpu,tf32=false" {
+		t.Fatalf("with an option: name %q, want xla:cpu,tf32=false", info.Name)
+	}
+	b.Finalize()
+
 	// A copy cut short, as an interrupted download leaves it.
 	f, err := os.Open(plugin)
 	if err != nil {
