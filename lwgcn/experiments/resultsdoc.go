@@ -118,8 +118,7 @@ func table2Section(dir string) (string, error) {
 	b.WriteString("have no paper number: the paper's unfiltered numbers are inflated by duplicate nodes that leak\n")
 	b.WriteString("between train and test.\n\n")
 	b.WriteString(Comparison("", sums, table2Datasets, methods, paper.Table2).Markdown())
-	b.WriteString(partialRuns(sums, methods, table2Datasets))
-	b.WriteString(acceleratorRuns(sums, methods, table2Datasets))
+	b.WriteString(TableNotes(sums, methods, table2Datasets))
 	// Complete means every method of `lwgcn reproduce table2` too, run or not.
 	all := methods
 	for _, m := range Table2Methods {
@@ -198,6 +197,13 @@ func baselinesSection(dir string) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// TableNotes are the notes under a Comparison table of these methods and
+// datasets: the cells with fewer runs than the protocol, and the cells with
+// runs on a GPU (another machine than the footer's); "" when there are none.
+func TableNotes(sums map[string]map[string]*Summary, methods, datasets []string) string {
+	return partialRuns(sums, methods, datasets) + acceleratorRuns(sums, methods, datasets)
 }
 
 // acceleratorRuns lists the cells holding runs on an accelerator
@@ -283,8 +289,7 @@ func table3Section(dir string) (string, error) {
 	b.WriteString("GCN as f_G. MLP, GCN, GCNII and LW-GCN rows come from Table 2's runs. Pubmed's features (`allx`)\n")
 	b.WriteString("are missing here, so its column is not run.\n\n")
 	b.WriteString(Comparison("", sums, datasets, methods, paper.Table3).Markdown())
-	b.WriteString(partialRuns(sums, methods, datasets))
-	b.WriteString(acceleratorRuns(sums, methods, datasets))
+	b.WriteString(TableNotes(sums, methods, datasets))
 	ttt, err := comparisonTimeToTable(dir, sums, methods, datasets, "table2", "table3")
 	if err != nil {
 		return "", err
