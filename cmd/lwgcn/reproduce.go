@@ -101,8 +101,8 @@ func runReproduce(args []string) error {
 	quick := fs.Bool("quick", false, "quick mode: 40 epochs, 2 runs per dataset, into results/quick/")
 	epochs := fs.Int("epochs", 0, "override the epochs of every method, >= 1 (default: each method's reference; -quick: 40)")
 	maxRuns := fs.Int("max-runs", 0, "run only the first N (split, seed) runs of each dataset (default: all)")
-	splitsFlag := fs.String("splits", "", `runs of these splits only: "3", "0-4", "0,2,5" (default: "all"); processes given `+
-		"disjoint splits, each with its own -results file, run a table in parallel: then `lwgcn merge` their files")
+	splitsFlag := fs.String("splits", "", "run only the splits in this `list`, e.g. 3, 0-4 or 0,2,5 (default: all); "+
+		"processes given disjoint splits, each with its own -results file, run a table in parallel: then lwgcn merge their files")
 	out := fs.String("results", "", "results file (default results/<table>.json)")
 	data := addDataFlags(fs)
 	list := fs.Bool("list", false, "list the tables and methods and exit")
