@@ -234,7 +234,7 @@ func acceleratorRuns(sums map[string]map[string]*Summary, methods, datasets []st
 		return ""
 	}
 	return "\nRuns on a GPU, another machine than the footer's (" + strings.Join(sortedKeys(where), "; ") + "): " +
-		strings.Join(parts, ", ") + ". The time-to-table below counts them apart.\n"
+		strings.Join(parts, ", ") + ".\n"
 }
 
 // partialRuns lists the cells averaged over fewer runs than the protocol has
