@@ -315,3 +315,27 @@ func TestOnAccelerator(t *testing.T) {
 		}
 	}
 }
+
+// A cell's ms per epoch keeps GPU runs apart from CPU ones.
+func TestMsPerEpochText(t *testing.T) {
+	run := func(backend string, ms float64) results.Run {
+		return results.Run{MsPerEpoch: ms, Provenance: results.Provenance{Backend: backend}}
+	}
+	gpu := "xla:xla_cuda_plugin.so"
+	for _, c := range []struct {
+		runs []results.Run
+		want string
+	}{
+		{[]results.Run{run("go", 400), run("go", 500)}, "450.0"},
+		{[]results.Run{run(gpu, 10), run(gpu, 20)}, "15.0 (GPU)"},
+		{[]results.Run{run("go", 400), run(gpu, 60), run("go", 500), run(gpu, 70)}, "450.0; GPU 65.0 (2 runs)"},
+	} {
+		s := &Summary{Runs: c.runs}
+		for _, r := range c.runs {
+			s.MsPerEpoch += r.MsPerEpoch / float64(len(c.runs))
+		}
+		if got := msPerEpochText(s); got != c.want {
+			t.Errorf("ms per epoch %q, want %q", got, c.want)
+		}
+	}
+}
