@@ -270,18 +270,8 @@ func TestCheckpointResumeRepeatsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg.CheckpointDir, cfg.CheckpointEvery = dir, 4
-	cfg.Progress = cancelAt{epoch: 6, cancel: cancel}
-	if _, err := quickTrainer(t, g, m, cfg).RunOne(ctx, Run{Split: 1, Seed: 7}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted run: err = %v", err)
-	}
-	cfg.Progress = nil
-	resumed, err := quickTrainer(t, g, m, cfg).RunOne(context.Background(), Run{Split: 1, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg.CheckpointDir, cfg.CheckpointEvery = t.TempDir(), 4
+	resumed := interruptAndResume(t, g, m, cfg, 6)
 	if !resumed.Resumed {
 		t.Fatal("run did not resume from its checkpoint")
 	}
@@ -300,6 +290,25 @@ func TestCheckpointResumeRepeatsExactly(t *testing.T) {
 	if again.TestAcc != full.TestAcc || again.LogProbs == nil || len(again.Weights) == 0 {
 		t.Fatalf("finished checkpoint gave %v (log-probs %v, %d weights)", again, again.LogProbs != nil, len(again.Weights))
 	}
+}
+
+// interruptAndResume trains run (split 1, seed 7) with cfg's checkpoints,
+// cancels it after epoch stopAt, and returns the run a new trainer resumes
+// from the checkpoint.
+func interruptAndResume(t *testing.T, g *graph.Graph, m nn.Model, cfg Config, stopAt int) *RunResult {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg.Progress = cancelAt{epoch: stopAt, cancel: cancel}
+	if _, err := quickTrainer(t, g, m, cfg).RunOne(ctx, Run{Split: 1, Seed: 7}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: err = %v", err)
+	}
+	cfg.Progress = nil
+	resumed, err := quickTrainer(t, g, m, cfg).RunOne(context.Background(), Run{Split: 1, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resumed
 }
 
 func TestConfigErrors(t *testing.T) {
@@ -360,16 +369,8 @@ func TestPhasesContinueOneRun(t *testing.T) {
 		}
 	}
 	// Interrupted in phase 2, resumed: phase 2 then 3 again.
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg.CheckpointDir, cfg.CheckpointEvery, cfg.Progress = t.TempDir(), 1, cancelAt{epoch: 4, cancel: cancel}
-	if _, err := quickTrainer(t, g, m, cfg).RunOne(ctx, Run{Split: 1, Seed: 7}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("interrupted run: err = %v", err)
-	}
-	cfg.Progress = nil
-	resumed, err := quickTrainer(t, g, m, cfg).RunOne(context.Background(), Run{Split: 1, Seed: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg.CheckpointDir, cfg.CheckpointEvery = t.TempDir(), 1
+	resumed := interruptAndResume(t, g, m, cfg, 4)
 	if !resumed.Resumed || len(resumed.History) != 9 {
 		t.Fatalf("resumed %v with %d epochs of history", resumed.Resumed, len(resumed.History))
 	}
