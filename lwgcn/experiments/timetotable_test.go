@@ -309,7 +309,8 @@ func TestTimeToTableAccelerator(t *testing.T) {
 
 func TestOnAccelerator(t *testing.T) {
 	for backend, want := range map[string]bool{"go": false, "xla:cpu": false, "xla:xla_cuda_plugin.so": true,
-		"xla:cuda": true, "xla:rocm": true, "xla:tpu": true, "": false} {
+		"xla:cuda": true, "xla:rocm": true, "xla:tpu": true, "": false, "xla:xla_cuda_plugin.so,tf32=false": true,
+		"xla:cpu,use_tfrt_gpu_client=true": false} {
 		if got := (results.Provenance{Backend: backend}).OnAccelerator(); got != want {
 			t.Errorf("backend %q: OnAccelerator %v, want %v", backend, got, want)
 		}

@@ -44,7 +44,8 @@ func NewProvenance(backend string) Provenance {
 // plugin (CUDA, ROCm, TPU) rather than a CPU: such runs come from another
 // machine than the CPU runs of a table, and reports keep them apart.
 func (p Provenance) OnAccelerator() bool {
-	b := strings.ToLower(p.Backend)
+	// The plugin's name, without the options after it (",tf32=false").
+	b, _, _ := strings.Cut(strings.ToLower(p.Backend), ",")
 	if !strings.HasPrefix(b, "xla:") {
 		return false
 	}
