@@ -265,7 +265,7 @@ func partialRuns(sums map[string]map[string]*Summary, methods, datasets []string
 	for _, m := range methods {
 		for _, d := range datasets {
 			s := sums[m][d]
-			want := len(Protocol(d, 10))
+			want := protocolRunCount(d)
 			if s != nil && len(s.Runs) < want {
 				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d)", MethodTitle(m), DatasetTitle(d), len(s.Runs), want))
 			}
@@ -567,7 +567,7 @@ in the time of this 2-core machine; the same commands run them (they resume and 
 // depthPartial marks a depth cell averaged over fewer runs than the
 // protocol (10 splits; Planetoid graphs 3 seeds): "" or " (n of want)".
 func depthPartial(dataset string, n int) string {
-	want := len(Protocol(dataset, 10))
+	want := protocolRunCount(dataset)
 	if n >= want {
 		return ""
 	}

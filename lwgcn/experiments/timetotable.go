@@ -62,14 +62,9 @@ type cell struct {
 }
 
 // protocolRunCount is the number of runs of the paper's protocol for a
-// dataset: 3 seeds of the public split for Planetoid graphs, else 10 splits.
-func protocolRunCount(dataset string) int {
-	switch dataset {
-	case "cora", "citeseer", "pubmed":
-		return 3
-	}
-	return 10
-}
+// dataset (Protocol's): 3 seeds of the public split for Planetoid graphs,
+// else 10 splits.
+func protocolRunCount(dataset string) int { return len(Protocol(dataset, 10)) }
 
 // computeTimeToTable sums the sessions behind runs (looked up in
 // sessions) and counts the complete cells.
