@@ -17,7 +17,8 @@ import (
 
 // TestGCNIISortedPadded: GCNII on the sorted-padded layout (sparse.SetSorted)
 // gives the outputs and gradients of GCNII on the plain layout, for a
-// directed graph (the transpose needs its own row order) and a symmetric one.
+// directed graph (the transpose needs its own row order) and a symmetric one,
+// with and without hub columns (dense blocks, see sparse.DenseColumnRatio).
 func TestGCNIISortedPadded(t *testing.T) {
 	oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
 	defer func() { sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost }()
@@ -28,7 +29,13 @@ func TestGCNIISortedPadded(t *testing.T) {
 			m := models.GCNII{Layers: 3, Hidden: 4, Alpha: 0.1, Lambda: 0.5} // no dropout: a training pass, deterministic
 			var outs [][]float64
 			var grads []map[string][]float64
-			for _, sorted := range []bool{false, true} {
+			for _, variant := range []struct{ sorted, hubs bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+				sorted := variant.sorted
+				undo := nntest.NoHubs()
+				if variant.hubs {
+					undo()
+					undo = nntest.ForceHubs()
+				}
 				in := nn.NewInputs()
 				in.DType = dtypes.Float64
 				if err := nn.AddGraphBasics(in, g); err != nil {
@@ -54,13 +61,16 @@ func TestGCNIISortedPadded(t *testing.T) {
 					r[i] = float64(i%7) - 3
 				}
 				outs, grads = append(outs, out), append(grads, hs.Gradients(r, dims))
+				undo()
 			}
-			nntest.AssertClose(t, "log-probabilities", outs[1], outs[0], 1e-6) // scales are float32 on the host
-			if len(grads[0]) == 0 || len(grads[0]) != len(grads[1]) {
-				t.Fatalf("gradients for %d and %d variables", len(grads[0]), len(grads[1]))
-			}
-			for path, want := range grads[0] {
-				nntest.AssertClose(t, "gradient of "+path, grads[1][path], want, 1e-6)
+			for v := 1; v < len(outs); v++ {
+				nntest.AssertClose(t, fmt.Sprintf("log-probabilities (variant %d)", v), outs[v], outs[0], 1e-6) // scales are float32 on the host
+				if len(grads[0]) == 0 || len(grads[0]) != len(grads[v]) {
+					t.Fatalf("gradients for %d and %d variables", len(grads[0]), len(grads[v]))
+				}
+				for path, want := range grads[0] {
+					nntest.AssertClose(t, fmt.Sprintf("gradient of %s (variant %d)", path, v), grads[v][path], want, 1e-6)
+				}
 			}
 		})
 	}

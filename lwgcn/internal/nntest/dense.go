@@ -93,24 +93,44 @@ func AddBias(m [][]float64, b []float64) [][]float64 {
 	return m
 }
 
-// BothLayouts runs f with sparse matrices kept dense (small-graph path) and
-// in bucketed ELL layout with one bucket per distinct row length.
+// BothLayouts runs f with sparse matrices kept dense (small-graph path), in
+// bucketed ELL layout with one bucket per distinct row length, and in that
+// layout with hub columns (ForceHubs).
 func BothLayouts(t *testing.T, f func(t *testing.T)) {
-	for _, dense := range []bool{true, false} {
-		name := "ell"
-		if dense {
-			name = "dense"
-		}
+	for _, name := range []string{"dense", "ell", "ell-hubs"} {
 		t.Run(name, func(t *testing.T) {
 			oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
 			defer func() { sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost }()
 			sparse.DenseMaxElements, sparse.ELLBucketCost = 0, 0
-			if dense {
+			switch name {
+			case "dense":
 				sparse.DenseMaxElements = 1 << 20
+			case "ell":
+				defer NoHubs()()
+			case "ell-hubs":
+				defer ForceHubs()()
 			}
 			f(t)
 		})
 	}
+}
+
+// ForceHubs makes the columns of test-sized sparse matrices with at least
+// half as many entries as rows hubs (see sparse.DenseColumnRatio), so that
+// products mix the dense block and the ELL layout; it returns the undo.
+func ForceHubs() func() {
+	oldRatio, oldMin, oldThreads := sparse.DenseColumnRatio, sparse.DenseColumnMinEntries, sparse.DenseColumnMaxThreads
+	sparse.DenseColumnRatio, sparse.DenseColumnMinEntries, sparse.DenseColumnMaxThreads = 0.5, 0, 1<<20
+	return func() {
+		sparse.DenseColumnRatio, sparse.DenseColumnMinEntries, sparse.DenseColumnMaxThreads = oldRatio, oldMin, oldThreads
+	}
+}
+
+// NoHubs turns hub columns off (plain ELL layouts); it returns the undo.
+func NoHubs() func() {
+	oldRatio := sparse.DenseColumnRatio
+	sparse.DenseColumnRatio = 2 // more entries than rows: never
+	return func() { sparse.DenseColumnRatio = oldRatio }
 }
 
 // GCNDense is Â built independently: self loops replaced, in-degrees.

@@ -270,7 +270,9 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 // of A (name/ell/r...) and of Aᵀ (name/ell/c...) used by SpMat.Mul and its
 // gradient: per bucket and chunk, column indices, entry indices and (when
 // the matrix has values) the values in slot order, and each bucket of
-// several chunks whole as well. It keeps m for SetSorted.
+// several chunks whole as well; when the matrix has hub columns (see
+// DenseColumnRatio), also their dense block and the ELL layouts of the
+// other entries (name/hub/...). It keeps m for SetSorted.
 func Set(in HostInputs, name string, m *SparseMatrix) {
 	in.SetHost(name, m)
 	nnz := m.NNZ()
@@ -304,6 +306,9 @@ func Set(in HostInputs, name string, m *SparseMatrix) {
 	}
 	setELL(in, name+"/ell/r", buildELL(m.NumRows, m.NumCols, m.Rows, m.Cols), m.Vals)
 	setELL(in, name+"/ell/c", buildELL(m.NumCols, m.NumRows, m.Cols, m.Rows), m.Vals)
+	if hubs, byRows := hubLines(m.NumRows, m.NumCols, m.Rows, m.Cols); hubs != nil {
+		setHubLayouts(in, name+"/hub", m.NumRows, m.NumCols, m.Rows, m.Cols, m.Vals, hubs, false, byRows)
+	}
 }
 
 // HostMatrix returns the host matrix added under name with Set, or
@@ -386,12 +391,17 @@ type ellNodes struct {
 	// padded: the operand already ends with a zero row (padding slots point
 	// to it) and the result gets one too (see SpMat.SortedPadded).
 	padded bool
-	empty  int // rows without entries (first in pos order)
+	empty  int // rows without entries (first in pos order, after the hub rows)
+	// Hub form (see hubs.go): hubIdx [k, 1] and hubDense [out, k] add
+	// hubDense·x[hubIdx] to the product; hubDenseT [k, rows of the padded
+	// operand] gives the first k rows of the bucket order.
+	hubIdx, hubDense, hubDenseT *Node
 }
 
 func ellFromNodes(n GraphInputs, prefix string) *ellNodes {
 	nb := n.Meta(prefix + "/buckets")
-	e := &ellNodes{pos: n.Maybe(prefix + "/pos"), empty: n.Meta(prefix + "/empty"), padded: n.MetaOr(prefix+"/padded", 0) == 1}
+	e := &ellNodes{pos: n.Maybe(prefix + "/pos"), empty: n.Meta(prefix + "/empty"), padded: n.MetaOr(prefix+"/padded", 0) == 1,
+		hubIdx: n.Maybe(prefix + "/hubidx"), hubDense: n.Maybe(prefix + "/hubdense"), hubDenseT: n.Maybe(prefix + "/hubdenset")}
 	for b := range nb {
 		var chunks []ellChunk
 		for c := range n.Meta(fmt.Sprintf("%s/%03d/chunks", prefix, b)) {
@@ -421,7 +431,9 @@ type SpMat struct {
 	// ELL layouts of A and Aᵀ (large matrices), or B dense [NumRows,
 	// NumCols] with the coordinates [NNZ, 2] (small ones).
 	byRow, byCol *ellNodes
-	dense, coo   *Node
+	// hubRow, hubCol: the hub form of byRow and byCol (nil without hubs).
+	hubRow, hubCol *ellNodes
+	dense, coo     *Node
 	// noGrad skips the custom-gradient scaffolding (evaluation passes).
 	noGrad bool
 	// stored is the Vals node read from the inputs (nil if none).
@@ -461,6 +473,9 @@ func FromNodes(n GraphInputs, name string) *SpMat {
 		m.dense, m.coo = d, n.Get(name+"/coo")
 	} else {
 		m.byRow, m.byCol = ellFromNodes(n, name+"/ell/r"), ellFromNodes(n, name+"/ell/c")
+		if n.MetaOr(name+"/hub/present", 0) == 1 {
+			m.hubRow, m.hubCol = ellFromNodes(n, name+"/hub/ell/r"), ellFromNodes(n, name+"/hub/ell/c")
+		}
 	}
 	m.NNZ = m.Rows.Shape().Dimensions[0]
 	m.stored = m.Vals
@@ -523,6 +538,11 @@ func (m *SpMat) Mul(x *Node) *Node {
 		}
 		return y
 	}
+	// The hub form when the entries keep their stored values.
+	byRow, byCol := m.byRow, m.byCol
+	if vals == nil && m.hubRow != nil {
+		byRow, byCol = m.hubRow, m.hubCol
+	}
 	// Scales are applied inside the product and its gradient, where the Go
 	// backend broadcasts [n, 1] operands without materialising them (the
 	// autodiff of a broadcasting Mul materialises them).
@@ -533,7 +553,7 @@ func (m *SpMat) Mul(x *Node) *Node {
 		if cs != nil {
 			x = StopGradient(Mul(x, cs))
 		}
-		y := ellMulStop(x, m.byRow, vals, cs == nil)
+		y := ellMulStop(x, byRow, vals, cs == nil)
 		if rs != nil {
 			y = Mul(y, rs)
 		}
@@ -546,7 +566,7 @@ func (m *SpMat) Mul(x *Node) *Node {
 		if rs != nil {
 			v = Mul(v, rs)
 		}
-		g := ellMul(v, m.byCol, vals)
+		g := ellMul(v, byCol, vals)
 		if cs != nil {
 			g = Mul(g, cs)
 		}
@@ -607,7 +627,13 @@ func ellMulRecord(x *Node, e *ellNodes, vals *Node, stop bool, rec *ellRecord) *
 	if vals != nil {
 		vp = Concatenate([]*Node{vals, Zeros(g, shapes.Make(dt, 1))}, 0)
 	}
+	if rec != nil && (e.hubIdx != nil || e.hubDenseT != nil) {
+		panicf("nn: entry gradients need the full ELL layout, not the hub form")
+	}
 	var parts []*Node
+	if e.hubDenseT != nil {
+		parts = append(parts, Dot(ConvertDType(e.hubDenseT, dt), xp).Product()) // the hub rows
+	}
 	if e.empty > 0 {
 		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, h)))
 	}
@@ -643,8 +669,12 @@ func ellMulRecord(x *Node, e *ellNodes, vals *Node, stop bool, rec *ellRecord) *
 	if len(parts) > 1 {
 		cat = Concatenate(parts, 0)
 	}
-	if e.pos == nil {
-		return cat
+	out := cat
+	if e.pos != nil {
+		out = Gather(cat, e.pos, false)
 	}
-	return Gather(cat, e.pos, false)
+	if e.hubIdx != nil {
+		out = Add(out, Dot(ConvertDType(e.hubDense, dt), Gather(xp, e.hubIdx, false)).Product())
+	}
+	return out
 }

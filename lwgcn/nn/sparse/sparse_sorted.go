@@ -14,7 +14,9 @@ import (
 // row. Products in that form gather no zero row onto the operand and put no
 // rows back in order: two passes fewer per product, which matters for deep
 // models (GCNII) that multiply the same matrix many times. It does nothing
-// for matrices multiplied densely (DenseMaxElements) or not square.
+// for matrices multiplied densely (DenseMaxElements) or not square. With
+// hub columns (DenseColumnRatio) the bucket order is that of the non-hub
+// entries, and the hub form is added too (name/sorted/hub/...).
 func SetSorted(in HostInputs, name string) error {
 	m := HostMatrix(in, name)
 	if m == nil {
@@ -25,7 +27,13 @@ func SetSorted(in HostInputs, name string) error {
 	}
 	n := m.NumRows
 	pos := buildELL(n, n, m.Rows, m.Cols).Pos // node -> position in bucket order
-	order := make([]int32, n+1)               // position -> node; n -> the zero row
+	// With hub columns, the bucket order of the other entries (which the
+	// hub form multiplies in ELL layout).
+	hubs, byRows := hubLines(n, n, m.Rows, m.Cols)
+	if hubs != nil {
+		pos = sortedHubOrder(n, m.Rows, m.Cols, hubs, byRows)
+	}
+	order := make([]int32, n+1) // position -> node; n -> the zero row
 	for v, p := range pos {
 		order[p] = int32(v)
 	}
@@ -38,10 +46,14 @@ func SetSorted(in HostInputs, name string) error {
 	// sort by row length), so the row layout needs no reordering; the
 	// transpose's does unless columns have the same lengths as rows.
 	r := buildELL(n, n, rows, cols)
-	if !isIdentity(r.Pos) {
+	switch {
+	case isIdentity(r.Pos):
+		r.Pos = nil
+	case hubs != nil: // in the order of the hub form's rows
+		r.Pos = append(r.Pos, int32(n))
+	default:
 		return fmt.Errorf("nn: sorted layout of %q: relabelled rows out of order", name)
 	}
-	r.Pos = nil
 	c := buildELL(n, n, cols, rows)
 	if isIdentity(c.Pos) {
 		c.Pos = nil
@@ -53,6 +65,9 @@ func SetSorted(in HostInputs, name string) error {
 	setELL(in, prefix+"/ell/c", c, m.Vals)
 	in.SetMeta(prefix+"/ell/r/padded", 1)
 	in.SetMeta(prefix+"/ell/c/padded", 1)
+	if hubs != nil {
+		setHubLayouts(in, prefix+"/hub", n, n, rows, cols, m.Vals, relabel(hubs, pos), true, byRows)
+	}
 	in.SetInt32(prefix+"/order", order, n+1, 1)
 	in.SetInt32(prefix+"/pos", pos, n, 1)
 	// Scales in bucket order, 0 on the zero row.
@@ -91,8 +106,9 @@ func isIdentity(p []int32) bool {
 // sortedNodes is the sorted-padded form of a square matrix inside a graph.
 type sortedNodes struct {
 	byRow, byCol             *ellNodes
-	order, pos               *Node // [N+1, 1], [N, 1] int32
-	rowScale, colScale, invC *Node // [N+1, 1] or nil
+	hubRow, hubCol           *ellNodes // nil without hubs
+	order, pos               *Node     // [N+1, 1], [N, 1] int32
+	rowScale, colScale, invC *Node     // [N+1, 1] or nil
 }
 
 func sortedLayout(n GraphInputs, name string) *sortedNodes {
@@ -100,10 +116,14 @@ func sortedLayout(n GraphInputs, name string) *sortedNodes {
 	if n.Maybe(prefix+"/order") == nil {
 		return nil
 	}
-	return &sortedNodes{byRow: ellFromNodes(n, prefix+"/ell/r"), byCol: ellFromNodes(n, prefix+"/ell/c"),
+	s := &sortedNodes{byRow: ellFromNodes(n, prefix+"/ell/r"), byCol: ellFromNodes(n, prefix+"/ell/c"),
 		order: n.Get(prefix + "/order"), pos: n.Get(prefix + "/pos"),
 		rowScale: n.Maybe(prefix + "/rowscale"), colScale: n.Maybe(prefix + "/colscale"),
 		invC: n.Maybe(prefix + "/invcolscale")}
+	if n.MetaOr(prefix+"/hub/present", 0) == 1 {
+		s.hubRow, s.hubCol = ellFromNodes(n, prefix+"/hub/ell/r"), ellFromNodes(n, prefix+"/hub/ell/c")
+	}
+	return s
 }
 
 // SortedPadded returns the view of m (square, with SetSorted layouts)
@@ -119,6 +139,7 @@ func (m *SpMat) SortedPadded() (view *SpMat, ok bool) {
 	c := *m
 	c.NumRows, c.NumCols = m.NumRows+1, m.NumCols+1
 	c.byRow, c.byCol = m.sorted.byRow, m.sorted.byCol
+	c.hubRow, c.hubCol = m.sorted.hubRow, m.sorted.hubCol
 	c.RowScale, c.ColScale = m.sorted.rowScale, m.sorted.colScale
 	c.sortedView = true
 	return &c, true

@@ -53,6 +53,19 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 // chunks forced small, for square (custom gradient and autodiff) and
 // rectangular matrices.
 func TestSpMatMul(t *testing.T) {
+	for _, hubs := range []bool{false, true} {
+		t.Run(map[bool]string{false: "ell", true: "hubs"}[hubs], func(t *testing.T) {
+			if hubs {
+				defer nntest.ForceHubs()()
+			} else {
+				defer nntest.NoHubs()()
+			}
+			testSpMatMul(t)
+		})
+	}
+}
+
+func testSpMatMul(t *testing.T) {
 	oldChunk, oldSlots, oldCost, oldDense := sparse.ChunkBytes, sparse.ELLChunkSlots, sparse.ELLBucketCost, sparse.DenseMaxElements
 	defer func() {
 		sparse.ChunkBytes, sparse.ELLChunkSlots, sparse.ELLBucketCost, sparse.DenseMaxElements = oldChunk, oldSlots, oldCost, oldDense
