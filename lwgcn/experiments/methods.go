@@ -75,6 +75,10 @@ type Env struct {
 	Dataset  string
 	Progress train.Progress
 	Override Overrides
+	// Pseudo (nil: none) shares LW-GCN's f_P pseudo-labels between the runs
+	// of an invocation that train f_P on the same nodes, split and seed
+	// (labelwise.PseudoCache).
+	Pseudo *labelwise.PseudoCache
 }
 
 // Factory builds a method for a dataset.
@@ -143,6 +147,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
+			r.UsePseudoCache(env.Pseudo)
 			return &lwgcnMethod{cfg: cfg, runner: r, env: env}, nil
 		})
 	}
@@ -188,6 +193,9 @@ func (m *lwgcnMethod) outcome(res *labelwise.SplitResult) Outcome {
 		Epochs: m.cfg.Epochs, MsPerEpoch: f.MsPerEpoch, CompileSecs: res.CompileSecs,
 		Metrics: map[string]float64{"pseudo_acc": f.PseudoAcc, "fp_test_acc": res.PseudoTestAcc,
 			"fp_ms_per_epoch": res.PseudoMsPerEpoch}}
+	if res.PseudoShared {
+		o.Metrics["fp_shared"] = 1 // f_P trained by an earlier run of the invocation
+	}
 	if m.cfg.Backbone != labelwise.BackboneNone {
 		w := f.WeightFC
 		o.SelectionWeight = &w

@@ -12,6 +12,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -126,8 +127,9 @@ func runSession(ctx context.Context, b compute.Backend, info backend.Info, spec 
 	if len(variants) == 0 {
 		variants = []Spec{spec}
 	}
+	pseudo := labelwise.NewPseudoCache() // f_P shared by the variants, methods and cells
 	for _, v := range variants {
-		if err = runSpec(ctx, b, info, v, file); err != nil {
+		if err = runSpec(ctx, b, info, v, file, pseudo); err != nil {
 			break
 		}
 	}
@@ -138,7 +140,8 @@ func runSession(ctx context.Context, b compute.Backend, info backend.Info, spec 
 }
 
 // runSpec runs the spec's cells into an open file.
-func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File) error {
+func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File,
+	pseudo *labelwise.PseudoCache) error {
 	logf := func(format string, args ...any) {
 		if spec.Log != nil {
 			fmt.Fprintf(spec.Log, format+"\n", args...)
@@ -164,7 +167,7 @@ func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spe
 			runs = runs[:spec.MaxRuns]
 		}
 		for _, name := range spec.Methods {
-			if err := runMethod(ctx, b, info, spec, file, g, ds, name, runs, logf); err != nil {
+			if err := runMethod(ctx, b, info, spec, file, g, ds, name, runs, pseudo, logf); err != nil {
 				return err
 			}
 		}
@@ -173,11 +176,11 @@ func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spe
 }
 
 func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec Spec, file *results.File,
-	g *graph.Graph, ds, name string, runs []train.Run, logf func(string, ...any)) error {
+	g *graph.Graph, ds, name string, runs []train.Run, pseudo *labelwise.PseudoCache, logf func(string, ...any)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	env := Env{Backend: b, Info: info, Graph: g, Dataset: ds, Progress: spec.Progress, Override: spec.Override}
+	env := Env{Backend: b, Info: info, Graph: g, Dataset: ds, Progress: spec.Progress, Override: spec.Override, Pseudo: pseudo}
 	m, err := NewMethod(name, env)
 	if err != nil {
 		return fmt.Errorf("experiments: %s on %s: %w", name, ds, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/synth"
 	"github.com/lwgcn/toolkit/lwgcn/train"
@@ -145,7 +146,7 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 	if err := file.BeginSession(sess); err != nil {
 		return file, err
 	}
-	err = sweepPoints(ctx, b, info, spec, file, logf)
+	err = sweepPoints(ctx, b, info, spec, file, labelwise.NewPseudoCache(), logf)
 	if endErr := file.EndSession(err); err == nil {
 		err = endErr
 	}
@@ -153,8 +154,10 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 }
 
 // sweepPoints trains the sweep's points into an open file.
+// pseudo shares LW-GCN's f_P between the points (the same nodes, features,
+// labels and splits; f_P ignores the edges).
 func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
-	logf func(string, ...any)) error {
+	pseudo *labelwise.PseudoCache, logf func(string, ...any)) error {
 	var base *graph.Graph
 	var err error
 	if spec.Base != BaseCSBM {
@@ -179,7 +182,7 @@ func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec
 				runs = runs[:spec.MaxRuns]
 			}
 			for _, name := range spec.Methods {
-				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, logf); err != nil {
+				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, pseudo, logf); err != nil {
 					return err
 				}
 			}
@@ -200,11 +203,13 @@ func sweepKey(spec SweepSpec, name string, p SweepPoint, r train.Run, config str
 }
 
 func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
-	g *graph.Graph, p SweepPoint, real synth.Realised, name string, runs []train.Run, logf func(string, ...any)) error {
+	g *graph.Graph, p SweepPoint, real synth.Realised, name string, runs []train.Run, pseudo *labelwise.PseudoCache,
+	logf func(string, ...any)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	env := Env{Backend: b, Info: info, Graph: g, Dataset: spec.Base, Progress: spec.Progress, Override: spec.Override}
+	env := Env{Backend: b, Info: info, Graph: g, Dataset: spec.Base, Progress: spec.Progress, Override: spec.Override,
+		Pseudo: pseudo}
 	m, err := NewMethod(name, env)
 	if err != nil {
 		return fmt.Errorf("experiments: sweep %s at %s: %w", name, p, err)

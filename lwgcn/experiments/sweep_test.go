@@ -62,6 +62,30 @@ func TestQuickSweepShowsGCNDip(t *testing.T) {
 			t.Errorf("realised degree %v, want 20", r.Params["realised_degree"])
 		}
 	}
+	// LW-GCN\G's f_P (an MLP, blind to the edges) is trained at the first
+	// point only; the others reuse its pseudo-labels, split by split.
+	fpAcc := map[int]float64{}
+	for _, r := range file.Runs() {
+		if r.Model == "lwgcn-g" && r.Params["h"] == 0 {
+			fpAcc[r.Split] = r.Metrics["fp_test_acc"]
+			if r.Metrics["fp_shared"] != 0 {
+				t.Errorf("split %d at h = 0: f_P marked shared", r.Split)
+			}
+		}
+	}
+	shared := 0
+	for _, r := range file.Runs() {
+		if r.Model == "lwgcn-g" && r.Params["h"] != 0 {
+			if r.Metrics["fp_shared"] != 1 || r.Metrics["fp_test_acc"] != fpAcc[r.Split] {
+				t.Errorf("split %d at h = %v: f_P shared %v, test %v (at h = 0: %v)", r.Split, r.Params["h"],
+					r.Metrics["fp_shared"], r.Metrics["fp_test_acc"], fpAcc[r.Split])
+			}
+			shared++
+		}
+	}
+	if len(fpAcc) != 2 || shared != 4 {
+		t.Errorf("%d runs at h = 0 and %d after, want 2 and 4", len(fpAcc), shared)
+	}
 }
 
 // A degree of 0 gives a graph without edges, whose realised homophily is NaN

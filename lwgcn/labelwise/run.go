@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -38,8 +39,11 @@ type SplitResult struct {
 	// PseudoTestAcc is f_P's own test accuracy (its best-validation epoch).
 	PseudoTestAcc    float64
 	PseudoMsPerEpoch float64
-	CompileSecs      float64
-	TotalSecs        float64
+	// PseudoShared: f_P's pseudo-labels came from a PseudoCache (trained by
+	// an earlier run; PseudoMsPerEpoch is that run's).
+	PseudoShared bool
+	CompileSecs  float64
+	TotalSecs    float64
 	// Predictions are the argmax of the final round's best-epoch prediction
 	// (true labels on the training nodes): the next round's pseudo-labels.
 	Predictions []int32
@@ -67,7 +71,17 @@ type Runner struct {
 	main     *train.Trainer
 	labels   []int32 // pseudo-labels for the next main run
 	progress train.Progress
+	// cache (nil: none) shares f_P's pseudo-labels between runners;
+	// fingerprint is the graph's key in it (computed on first use).
+	cache       *PseudoCache
+	fingerprint string
+	backend     string
 }
+
+// UsePseudoCache makes the runner take f_P's pseudo-labels from c when
+// another run trained f_P on the same nodes, split and seed, and put its
+// own there (nil: train f_P every run).
+func (r *Runner) UsePseudoCache(c *PseudoCache) { r.cache = c }
 
 // NewRunner prepares f_P and the main model for g (already preprocessed, see
 // datasets.Standard). progress receives the main model's epochs (nil: silent).
@@ -84,7 +98,7 @@ func NewRunner(b compute.Backend, info backend.Info, g *graph.Graph, cfg Config,
 	if progress == nil {
 		progress = train.Silent{}
 	}
-	r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), progress: progress}
+	r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), progress: progress, backend: info.Name}
 
 	// f_P.
 	pm, pEpochs := cfg.pseudoModel()
@@ -149,14 +163,7 @@ func (r *Runner) Run(ctx context.Context, split int, seed int64) (*SplitResult, 
 	res := &SplitResult{Split: split, Seed: seed}
 	run := train.Run{Split: split, Seed: seed}
 
-	pr, err := r.pseudo.RunOne(ctx, run)
-	if err != nil {
-		return nil, fmt.Errorf("lwgcn: f_P on split %d: %w", split, err)
-	}
-	res.PseudoTestAcc, res.PseudoMsPerEpoch = pr.TestAcc, pr.MsPerEpoch
-	r.labels, err = r.argmaxLabels(pr.LogProbs, sp)
-	pr.Finalize()
-	if err != nil {
+	if err := r.pseudoLabels(ctx, run, sp, res); err != nil {
 		return nil, err
 	}
 	for round := 0; round <= r.cfg.RefineRounds; round++ {
@@ -182,6 +189,34 @@ func (r *Runner) Run(ctx context.Context, split int, seed int64) (*SplitResult, 
 	res.Predictions = r.labels
 	res.CompileSecs = r.main.CompileTime().Seconds() + r.pseudo.CompileTime().Seconds()
 	return res, nil
+}
+
+// pseudoLabels trains f_P on the run (or takes its pseudo-labels from the
+// cache) and sets r.labels and res's f_P fields.
+func (r *Runner) pseudoLabels(ctx context.Context, run train.Run, sp graph.Split, res *SplitResult) error {
+	var key string
+	if r.cache != nil {
+		key = r.pseudoKey(run.Split, run.Seed)
+		if e, ok := r.cache.get(key); ok {
+			r.labels = slices.Clone(e.labels)
+			res.PseudoTestAcc, res.PseudoMsPerEpoch, res.PseudoShared = e.testAcc, e.msPerEpoch, true
+			return nil
+		}
+	}
+	pr, err := r.pseudo.RunOne(ctx, run)
+	if err != nil {
+		return fmt.Errorf("lwgcn: f_P on split %d: %w", run.Split, err)
+	}
+	res.PseudoTestAcc, res.PseudoMsPerEpoch = pr.TestAcc, pr.MsPerEpoch
+	r.labels, err = r.argmaxLabels(pr.LogProbs, sp)
+	pr.Finalize()
+	if err != nil {
+		return err
+	}
+	if r.cache != nil {
+		r.cache.put(key, pseudoEntry{labels: slices.Clone(r.labels), testAcc: pr.TestAcc, msPerEpoch: pr.MsPerEpoch})
+	}
+	return nil
 }
 
 // pseudoModel is the pseudo-label predictor f_P and its epochs (PseudoEpochs,
