@@ -17,7 +17,10 @@
 // the batch mode asks for it (Spec.Batch: BatchAuto batches the methods
 // BatchedByDefault names, measured faster batched; BatchAlone none; N any
 // method with a batched form, N runs per computation). A sweep trains MLP,
-// which never reads the edges, once per split and degree.
+// which never reads the edges, once per split and degree. LW-GCN's
+// pseudo-labeller f_P (an MLP too) is trained once per (split, seed) in an
+// invocation and its pseudo-labels shared (labelwise.PseudoCache): by every
+// point of a sweep, the ablations and the depths of a dataset.
 //
 // Protocol (the paper's): the 10 Geom-GCN splits with seed 15 for WebKB and
 // Wikipedia graphs (and the 10 masks of the filtered graphs); the public
