@@ -38,6 +38,10 @@ type LabelWiseGCN struct {
 // Name implements nn.Model.
 func (m LabelWiseGCN) Name() string { return "lwgcn-fc" }
 
+// DeterministicPass implements train.DeterministicPass: the dense variant
+// has no dropout, so its training pass is its evaluation pass.
+func (m LabelWiseGCN) DeterministicPass() bool { return m.Variant == Dense }
+
 // Prepare implements nn.Model.
 func (m LabelWiseGCN) Prepare(g *graph.Graph, in *nn.Inputs) error { return nn.AddGraphBasics(in, g) }
 

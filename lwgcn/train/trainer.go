@@ -117,6 +117,38 @@ func StandardEpoch(m nn.Model) EpochFunc {
 	}
 }
 
+// DeterministicPass is implemented by models whose training pass computes
+// exactly what their evaluation pass computes (no dropout, no batch
+// statistics), such as LW-GCN's dense f_C. For them (with the standard
+// epoch) the trainer takes an epoch's evaluation from the next epoch's
+// training pass, which sees the same weights, instead of running the
+// evaluation pass after each step: an epoch is then one forward pass, the
+// backward pass and the update. The runs' results are the same; only the
+// last epoch and the checkpoints run the evaluation pass on its own.
+type DeterministicPass interface {
+	DeterministicPass() bool
+}
+
+// laggedEpoch is StandardEpoch for a DeterministicPass model: one pass
+// (training mode, the same as evaluation), whose loss is the step's and
+// whose log-probabilities are the evaluation of the weights before the step.
+func laggedEpoch(m nn.Model) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		loss := MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
+		opt.Step(scope, g, loss)
+		return EpochNodes{TrainLoss: loss, LogProbs: logp}
+	}
+}
+
+// evalEpoch is the evaluation pass alone (no step).
+func evalEpoch(m nn.Model) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		return EpochNodes{TrainLoss: MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)), LogProbs: logp}
+	}
+}
+
 // EpochStats are one epoch's statistics. Accuracies and the validation
 // loss come from the evaluation pass after the update; TrainLoss from the
 // training pass before it.
@@ -242,6 +274,9 @@ type Trainer struct {
 	phases  []Phase
 	execs   []*model.Exec // one per phase
 	extras  [][]string    // Extra keys, per phase
+	// evalExec, with the evaluation lag (see DeterministicPass): the
+	// evaluation pass alone, for the last epoch and checkpoints.
+	evalExec *model.Exec
 
 	compiled    bool
 	compileTime time.Duration
@@ -286,6 +321,9 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 		epoch := cfg.Epoch
 		if epoch == nil {
 			epoch = StandardEpoch(m)
+			if d, ok := m.(DeterministicPass); ok && d.DeterministicPass() {
+				epoch = laggedEpoch(m)
+			}
 		}
 		t.phases = []Phase{{Epoch: epoch}}
 	}
@@ -309,6 +347,15 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 			return nil, fmt.Errorf("train: %w", err)
 		}
 		t.execs = append(t.execs, exec)
+	}
+	if d, ok := m.(DeterministicPass); ok && d.DeterministicPass() && cfg.Epoch == nil && len(cfg.Phases) == 0 {
+		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+			return t.buildEpoch(0, evalEpoch(m), scope, g, params)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		t.evalExec = exec
 	}
 	return t, nil
 }
@@ -442,25 +489,13 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 	}
 	var durations []time.Duration
 	var firstLoss float64 // the first training loss of this process's epochs (CheckLoss)
-	for epoch := start; epoch <= t.cfg.Epochs; epoch++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		t0 := time.Now()
-		phase := t.phaseOf(epoch)
-		outs, err := t.execs[phase].Call(args...)
-		if err != nil {
-			return nil, fmt.Errorf("train: epoch %d of split %d: %w", epoch, r.Split, err)
-		}
-		stats, err := tensors.CopyFlatData[float64](outs[0])
-		dur := time.Since(t0)
-		_ = outs[0].FinalizeAll()
-		if err != nil {
-			_ = outs[1].FinalizeAll()
-			return nil, fmt.Errorf("train: reading epoch %d statistics: %w", epoch, err)
-		}
+	// record books epoch's statistics (trainLoss: its step's loss; stats
+	// and logp: the evaluation after its step); weights are the weights
+	// after that step (nil: the store's).
+	record := func(epoch, phase int, trainLoss float64, stats []float64, logp *tensors.Tensor, dur time.Duration,
+		weights map[string]*tensors.Tensor) error {
 		durations = append(durations, dur)
-		es := EpochStats{Run: index, Split: r.Split, Seed: r.Seed, Epoch: epoch, TrainLoss: stats[statTrainLoss],
+		es := EpochStats{Run: index, Split: r.Split, Seed: r.Seed, Epoch: epoch, TrainLoss: trainLoss,
 			ValLoss: stats[statValLoss], TrainAcc: frac(stats[statTrainCorrect], nTrain),
 			ValAcc: frac(stats[statValCorrect], nVal), TestAcc: frac(stats[statTestCorrect], nTest), Duration: dur}
 		if len(t.extras[phase]) > 0 {
@@ -469,17 +504,21 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 				es.Extra[k] = stats[numStats+i]
 			}
 		}
+		release := func() {
+			_ = logp.FinalizeAll()
+			finalizeWeights(weights)
+		}
 		if stats[statFinite] == 0 {
-			_ = outs[1].FinalizeAll()
-			return nil, fmt.Errorf("train: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v, val loss %v)",
+			release()
+			return fmt.Errorf("train: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v, val loss %v)",
 				t.model.Name(), t.graph.Name(), r.Split, r.Seed, epoch, ErrNonFinite, es.TrainLoss, es.ValLoss)
 		}
 		if epoch == start {
 			firstLoss = es.TrainLoss
 		}
 		if err := CheckLoss(epoch, es.TrainLoss, firstLoss); err != nil {
-			_ = outs[1].FinalizeAll()
-			return nil, fmt.Errorf("train: %s on %s, split %d, seed %d: %w", t.model.Name(), t.graph.Name(), r.Split, r.Seed, err)
+			release()
+			return fmt.Errorf("train: %s on %s, split %d, seed %d: %w", t.model.Name(), t.graph.Name(), r.Split, r.Seed, err)
 		}
 		rr.History = append(rr.History, es)
 		rr.Epochs = epoch
@@ -488,23 +527,100 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 			if rr.LogProbs != nil {
 				_ = rr.LogProbs.FinalizeAll()
 			}
-			rr.LogProbs = outs[1]
+			rr.LogProbs = logp
 			rr.BestEpoch, rr.ValAcc, rr.TestAcc, rr.TrainAcc, rr.ValLoss, rr.Extra = epoch, es.ValAcc, es.TestAcc,
 				es.TrainAcc, es.ValLoss, es.Extra
-			if err := t.snapshotWeights(rr); err != nil {
-				return nil, err
+			if weights != nil {
+				finalizeWeights(rr.Weights)
+				rr.Weights = weights
+			} else if err := t.snapshotWeights(rr); err != nil {
+				return err
 			}
 			if ck != nil {
 				ck.bestDirty = true
 			}
 		} else {
-			_ = outs[1].FinalizeAll()
+			release()
 		}
 		p.EndEpoch(es)
 		if ck != nil && (epoch == t.cfg.Epochs || (t.cfg.CheckpointEvery > 0 && epoch%t.cfg.CheckpointEvery == 0)) {
 			if err := ck.save(t.store, rr, epoch, epoch == t.cfg.Epochs); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	call := func(exec *model.Exec, epoch int) ([]float64, *tensors.Tensor, error) {
+		outs, err := exec.Call(args...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("train: epoch %d of split %d: %w", epoch, r.Split, err)
+		}
+		stats, err := tensors.CopyFlatData[float64](outs[0])
+		_ = outs[0].FinalizeAll()
+		if err != nil {
+			_ = outs[1].FinalizeAll()
+			return nil, nil, fmt.Errorf("train: reading epoch %d statistics: %w", epoch, err)
+		}
+		return stats, outs[1], nil
+	}
+	// With the evaluation lag (t.evalExec, see DeterministicPass), a call's
+	// pass before its step is the evaluation of the previous epoch: pending
+	// is that epoch's step (loss, time), booked with the next call, or with
+	// an evaluation-only call at the last epoch and before each checkpoint
+	// (which must hold the state of an epoch whose statistics are booked).
+	type pendingStep struct {
+		epoch int
+		loss  float64
+		dur   time.Duration
+	}
+	var pending *pendingStep
+	for epoch := start; epoch <= t.cfg.Epochs; epoch++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		t0 := time.Now()
+		phase := t.phaseOf(epoch)
+		var before map[string]*tensors.Tensor // the weights the pass before the step sees
+		if pending != nil {
+			var err error
+			if before, err = t.cloneWeights(); err != nil {
 				return nil, err
 			}
+		}
+		stats, logp, err := call(t.execs[phase], epoch)
+		if err != nil {
+			finalizeWeights(before)
+			return nil, err
+		}
+		dur := time.Since(t0)
+		if t.evalExec == nil {
+			if err := record(epoch, phase, stats[statTrainLoss], stats, logp, dur, nil); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if pending != nil {
+			if err := record(pending.epoch, phase, pending.loss, stats, logp, pending.dur, before); err != nil {
+				return nil, err
+			}
+		} else {
+			_ = logp.FinalizeAll()
+			if stats[statFinite] == 0 {
+				return nil, fmt.Errorf("train: %s on %s, split %d, seed %d: epoch %d: %w (train loss %v)",
+					t.model.Name(), t.graph.Name(), r.Split, r.Seed, epoch, ErrNonFinite, stats[statTrainLoss])
+			}
+		}
+		pending = &pendingStep{epoch: epoch, loss: stats[statTrainLoss], dur: dur}
+		if epoch == t.cfg.Epochs || (ck != nil && t.cfg.CheckpointEvery > 0 && epoch%t.cfg.CheckpointEvery == 0) {
+			t1 := time.Now()
+			stats, logp, err := call(t.evalExec, epoch)
+			if err != nil {
+				return nil, err
+			}
+			if err := record(epoch, phase, pending.loss, stats, logp, pending.dur+time.Since(t1), nil); err != nil {
+				return nil, err
+			}
+			pending = nil
 		}
 	}
 	rr.MsPerEpoch, rr.MedianMsPerEpoch = meanMedianMs(durations)
@@ -534,25 +650,38 @@ func (t *Trainer) checkSplit(k int) error {
 
 // snapshotWeights copies the model weights into rr.Weights.
 func (t *Trainer) snapshotWeights(rr *RunResult) error {
-	for _, w := range rr.Weights {
-		_ = w.FinalizeAll()
-	}
-	rr.Weights = map[string]*tensors.Tensor{}
+	finalizeWeights(rr.Weights)
+	w, err := t.cloneWeights()
+	rr.Weights = w
+	return err
+}
+
+// cloneWeights copies the model weights.
+func (t *Trainer) cloneWeights() (map[string]*tensors.Tensor, error) {
+	out := map[string]*tensors.Tensor{}
 	for v := range t.store.IterVariables() {
 		if !nn.IsParam(t.store, v) {
 			continue
 		}
 		val, err := v.Value()
 		if err != nil {
-			return fmt.Errorf("train: reading %s: %w", v.Path(), err)
+			finalizeWeights(out)
+			return nil, fmt.Errorf("train: reading %s: %w", v.Path(), err)
 		}
 		c, err := val.Clone()
 		if err != nil {
-			return fmt.Errorf("train: copying %s: %w", v.Path(), err)
+			finalizeWeights(out)
+			return nil, fmt.Errorf("train: copying %s: %w", v.Path(), err)
 		}
-		rr.Weights[v.Path()] = c
+		out[v.Path()] = c
 	}
-	return nil
+	return out, nil
+}
+
+func finalizeWeights(w map[string]*tensors.Tensor) {
+	for _, t := range w {
+		_ = t.FinalizeAll()
+	}
 }
 
 func meanMedianMs(ds []time.Duration) (mean, median float64) {
@@ -612,6 +741,11 @@ func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
 			if !slices.Equal(t.extras[i], t.extras[0]) {
 				return nil, fmt.Errorf("train: %s: phase %d reports extras %v, phase 1 %v: phases must report the same",
 					t.model.Name(), i+1, t.extras[i], t.extras[0])
+			}
+		}
+		if t.evalExec != nil {
+			if _, err := t.evalExec.Compile(in.Shapes()...); err != nil {
+				return nil, fmt.Errorf("train: compiling the evaluation pass of %s on %s: %w", t.model.Name(), t.graph.Name(), err)
 			}
 		}
 		t.compileTime = time.Since(start)
