@@ -20,6 +20,12 @@
 // compiled graph: weights are re-drawn on the host (nn.Reinitialize) and the
 // optimizer state is reset.
 //
+// A model whose training pass computes what its evaluation pass computes
+// (DeterministicPass: no dropout, e.g. LW-GCN's dense f_C) skips the
+// evaluation pass: the next epoch's forward pass, which sees the same
+// weights, is the evaluation, so an epoch costs one forward pass fewer and
+// the run is the same.
+//
 // # Building blocks for other training schemes
 //
 // Optimizer (PyTorch Adam with parameter groups, each with its own learning
