@@ -314,6 +314,7 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	}
 	t := &Trainer{cfg: cfg, backend: b, model: m, graph: g, store: model.NewStore(), base: nn.NewInputs(),
 		opt: cfg.Optimizer, phases: cfg.Phases}
+	lag := false // the evaluation lag (see DeterministicPass)
 	switch {
 	case len(t.phases) > 0 && cfg.Epoch != nil:
 		return nil, errors.New("train: Config.Epoch and Config.Phases are exclusive")
@@ -323,6 +324,7 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 			epoch = StandardEpoch(m)
 			if d, ok := m.(DeterministicPass); ok && d.DeterministicPass() {
 				epoch = laggedEpoch(m)
+				lag = true
 			}
 		}
 		t.phases = []Phase{{Epoch: epoch}}
@@ -348,7 +350,7 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 		}
 		t.execs = append(t.execs, exec)
 	}
-	if d, ok := m.(DeterministicPass); ok && d.DeterministicPass() && cfg.Epoch == nil && len(cfg.Phases) == 0 {
+	if lag {
 		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
 			return t.buildEpoch(0, evalEpoch(m), scope, g, params)
 		})
