@@ -559,8 +559,9 @@ real and tested on small files, and the commands reproduce them where the data c
 | Pubmed | ` + "`ind.pubmed.allx`" + ` | ` + "`lwgcn reproduce table2 -datasets pubmed`" + ` (and ` + "`table3`" + `) |
 | arxiv-year | ogbn-arxiv (` + "`arxiv.zip`" + `); the 5 splits are here | ` + "`lwgcn reproduce table2 -datasets arxiv-year -methods lwgcn-g,mlp,gcn`" + ` |
 
-The other "not run" cells of the tables above are datasets whose data is here but whose runs did not fit
-in the time of this 2-core machine; the same commands run them (they resume and skip recorded runs).
+For the datasets held here, the time-to-table line under each table says whether every cell has all
+its protocol runs, or how many do; the same commands run the missing ones (they resume and skip
+recorded runs).
 `, nil
 }
 
