@@ -47,7 +47,11 @@ func runBench(args []string) error {
 			}
 			path = filepath.Join(root, "results", "bench-backends.json")
 		}
-		return benchBackends(splitList(*backends), splitList(*lw), *lwOnly, *benchTime, data.options(), path)
+		configs, err := splitBackends(*backends)
+		if err != nil {
+			return err
+		}
+		return benchBackends(configs, splitList(*lw), *lwOnly, *benchTime, data.options(), path)
 	}
 	cases := bench.Suite()
 	if *list {

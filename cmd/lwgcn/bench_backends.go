@@ -27,11 +27,10 @@ var backendLayerCases = []string{"gcn", "labelwise-h64", "gcnii-2", "mlp", "labe
 // benchBackends times, on each backend of configs (GOMLX_BACKEND values),
 // the full LW-GCN epoch on each dataset and the layer cases of graphs of
 // those datasets' sizes, and merges the timings into path
-// (results/bench-backends.json) after each backend. Backends are created in
+// (results/bench-backends.json) row by row. Backends are created in
 // this process one after the other; compile time is recorded apart from the
 // epoch time.
 func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.Duration, opts []datasets.Option, path string) error {
-	var rows []results.BackendBench
 	for _, config := range configs {
 		b, info, err := backend.NewFor(config)
 		if err != nil {
@@ -40,48 +39,53 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 		fmt.Fprintln(os.Stderr, info)
 		threads := fmt.Sprintf("GOMAXPROCS=%d, %d CPUs", runtime.GOMAXPROCS(0), runtime.NumCPU())
 		fmt.Printf("== %s (%s)\n", info.Name, threads)
+		// Each row is merged into path as soon as it is measured, with the
+		// other processes' CPU use during its own timing, so that a run
+		// stopped later (an XLA compile can take minutes) keeps what it
+		// measured.
 		start, sampleErr := results.SampleCPU()
+		save := func(row results.BackendBench) error {
+			if end, err := results.SampleCPU(); sampleErr == nil && err == nil {
+				others := start.OtherCores(end)
+				row.OtherCores = &others
+				start = end
+			}
+			return saveBackendRows(path, []results.BackendBench{row})
+		}
 		for _, name := range datasetNames {
 			row, err := benchEpochOn(b, info, name, minTime, opts)
 			if err != nil {
 				return err
 			}
-			rows = append(rows, row)
 			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", name, results.CaseEpoch, row.MsPerEpoch, row.CPUMs, row.CompileSecs)
+			if err := save(row); err != nil {
+				return err
+			}
 		}
-		cases := backendCases(datasetNames)
-		if epochOnly {
-			cases = nil
+		var cases []bench.Case
+		if !epochOnly {
+			cases = backendCases(datasetNames)
 		}
-		rep, err := bench.Run(b, info, cases, bench.Options{MinTime: minTime})
-		if err != nil {
-			return err
-		}
-		for _, c := range rep.Cases {
-			row := newBackendRow(c.Graph, c.Name, info)
-			row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs, row.Error =
-				c.CompileSecs, c.MsEpoch, c.CPUMsEpoch, c.PeakRSSBytes, c.Epochs, c.Error
-			rows = append(rows, row)
-			if c.Error != "" {
-				fmt.Printf("%-10s %-16s error: %s\n", c.Graph, c.Name, c.Error)
-			} else {
-				fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", c.Graph, c.Name, c.MsEpoch, c.CPUMsEpoch, c.CompileSecs)
+		for _, c := range cases {
+			rep, err := bench.Run(b, info, []bench.Case{c}, bench.Options{MinTime: minTime})
+			if err != nil {
+				return err
+			}
+			for _, c := range rep.Cases {
+				row := newBackendRow(c.Graph, c.Name, info)
+				row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs, row.Error =
+					c.CompileSecs, c.MsEpoch, c.CPUMsEpoch, c.PeakRSSBytes, c.Epochs, c.Error
+				if c.Error != "" {
+					fmt.Printf("%-10s %-16s error: %s\n", c.Graph, c.Name, c.Error)
+				} else {
+					fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", c.Graph, c.Name, c.MsEpoch, c.CPUMsEpoch, c.CompileSecs)
+				}
+				if err := save(row); err != nil {
+					return err
+				}
 			}
 		}
 		b.Finalize()
-		if end, err := results.SampleCPU(); sampleErr == nil && err == nil {
-			others := start.OtherCores(end)
-			fmt.Printf("other processes kept %.2f cores busy on average during these timings\n", others)
-			for i := range rows {
-				rows[i].OtherCores = &others
-			}
-		}
-		// Written after each backend, so a long run interrupted later keeps
-		// what it measured.
-		if err := saveBackendRows(path, rows); err != nil {
-			return err
-		}
-		rows = rows[:0]
 	}
 	return nil
 }
@@ -144,6 +148,25 @@ func benchEpochOn(b compute.Backend, info backend.Info, name string, minTime tim
 }
 
 // splitList splits a comma-separated flag, dropping empty items.
+// splitBackends splits -backends into GOMLX_BACKEND values: a comma
+// separates backends, except before an option of the previous one
+// ("key=value" with no ":"), so "go,xla:cuda,tf32=false" is go and
+// "xla:cuda,tf32=false".
+func splitBackends(s string) ([]string, error) {
+	var out []string
+	for _, x := range splitList(s) {
+		if strings.Contains(x, "=") && !strings.Contains(x, ":") {
+			if len(out) == 0 {
+				return nil, fmt.Errorf("-backends %q: option %q comes before any backend", s, x)
+			}
+			out[len(out)-1] += "," + x
+			continue
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, x := range strings.Split(s, ",") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
@@ -27,5 +28,19 @@ func TestBackendCases(t *testing.T) {
 	}
 	if got := splitList(" go, xla:cpu ,,"); !slices.Equal(got, []string{"go", "xla:cpu"}) {
 		t.Fatalf("splitList = %q", got)
+	}
+}
+
+// A backend's options (after a comma, "key=value") stay with it.
+func TestSplitBackends(t *testing.T) {
+	got, err := splitBackends("go,xla:/p/xla_cuda_plugin.so,tf32=false, xla:cpu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"go", "xla:/p/xla_cuda_plugin.so,tf32=false", "xla:cpu"}; !slices.Equal(got, want) {
+		t.Fatalf("splitBackends = %q, want %q", got, want)
+	}
+	if _, err := splitBackends("tf32=false,go"); err == nil || !strings.Contains(err.Error(), `option "tf32=false" comes before any backend`) {
+		t.Fatalf("option first: err = %v", err)
 	}
 }

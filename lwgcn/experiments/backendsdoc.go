@@ -36,7 +36,8 @@ func init() {
 
 // backendsSection renders the two-backend comparison: LW-GCN's accuracy on
 // each backend (results/backends-*.json) and the speed table
-// (results/bench-backends.json).
+// (results/bench-backends.json), and the same timings on a GPU machine
+// (results/bench-gpu.json) when it has been measured there.
 func backendsSection(dir string) (string, error) {
 	acc, err := backendAccuracy(dir)
 	if err != nil {
@@ -46,7 +47,11 @@ func backendsSection(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if acc == "" && len(rows) == 0 {
+	gpu, err := results.ReadBackendBench(filepath.Join(dir, "bench-gpu.json"))
+	if err != nil {
+		return "", err
+	}
+	if acc == "" && len(rows) == 0 && len(gpu) == 0 {
 		return "", nil
 	}
 	var b strings.Builder
@@ -70,10 +75,24 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString("the process's resident-memory high-water mark, reset before each case; the cases of one backend\n")
 		b.WriteString("run in one process, so on XLA it includes the 200 MB plugin and what earlier cases' compiled\n")
 		b.WriteString("executables still hold, and overstates one case run alone.\n\n")
-		b.WriteString(backendShareNote(rows) + "\n\n")
+		b.WriteString(backendShareNote(rows, true) + "\n\n")
 		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, DatasetTitle, speedDatasets).Markdown())
-		b.WriteString("\nGPU (XLA CUDA): no timings in this table (`lwgcn bench` has not been run on a GPU); xla/README.md lists the steps.\n")
 	}
+	if len(gpu) == 0 {
+		if len(rows) > 0 {
+			b.WriteString("\nGPU (XLA CUDA): no timings (`lwgcn bench` has not been run on a GPU); xla/README.md lists the steps.\n")
+		}
+		return b.String(), nil
+	}
+	b.WriteString("\n### Speed on a GPU machine\n\n")
+	b.WriteString("`lwgcn bench -backends go,xla:/abs/path/xla_cuda_plugin.so,tf32=false -out results/bench-gpu.json` on a\n")
+	b.WriteString("lent GPU machine (xla/README.md), the process pinned to two of the host's CPUs (`taskset -c 0,1`,\n")
+	b.WriteString("GOMAXPROCS=2): `go` is the pure-Go backend on that host's CPU, the XLA column the GPU. Another\n")
+	b.WriteString("machine than the tables above (the footer names its CPU), so no ratio to PyTorch. A case \"not run\"\n")
+	b.WriteString("on a backend was not measured in the device time lent, most of which went to XLA CUDA compiling\n")
+	b.WriteString("(the compile column: once per graph, so once per run).\n\n")
+	b.WriteString(backendShareNote(gpu, false) + "\n\n")
+	b.WriteString(figures.BackendSpeedTable("", gpu, nil, DatasetTitle, speedDatasets).Markdown())
 	return b.String(), nil
 }
 
@@ -85,42 +104,57 @@ const sharedCores = 0.25
 // timings were taken, from each block's recorded OtherCores, so that a
 // reader knows how far the wall times (and the ratios to PyTorch, measured
 // on an idle machine) can be trusted.
-func backendShareNote(rows []results.BackendBench) string {
+// vsPyTorch says whether the table divides PyTorch's times by these.
+func backendShareNote(rows []results.BackendBench, vsPyTorch bool) string {
 	type block struct {
 		backend string
 		threads int
 	}
-	var unknown, shared []string
-	worst := 0.0
-	seen := map[block]bool{}
+	// A block's figure is its busiest row's (rows record the other
+	// processes' CPU use during their own timing; older files, one figure
+	// per block).
+	var order []block
+	busiest := map[block]*float64{}
 	for _, r := range rows {
 		k := block{r.Backend, r.Threads()}
-		if seen[k] {
-			continue
+		cur, seen := busiest[k]
+		if !seen {
+			order = append(order, k)
 		}
-		seen[k] = true
-		name := fmt.Sprintf("%s at %d threads", r.Backend, r.Threads())
-		if r.Threads() == 1 {
-			name = r.Backend + " at 1 thread"
+		if r.OtherCores != nil && (cur == nil || *r.OtherCores > *cur) {
+			cur = r.OtherCores
 		}
+		busiest[k] = cur
+	}
+	var unknown, shared []string
+	worst := 0.0
+	for _, k := range order {
+		name := fmt.Sprintf("%s at %d threads", k.backend, k.threads)
+		if k.threads == 1 {
+			name = k.backend + " at 1 thread"
+		}
+		others := busiest[k]
 		switch {
-		case r.OtherCores == nil:
+		case others == nil:
 			unknown = append(unknown, name)
-		case *r.OtherCores > sharedCores:
-			shared = append(shared, fmt.Sprintf("%s: %.2f cores", name, *r.OtherCores))
+		case *others > sharedCores:
+			shared = append(shared, fmt.Sprintf("%s: %.2f cores", name, *others))
 		}
-		if r.OtherCores != nil {
-			worst = max(worst, *r.OtherCores)
+		if others != nil {
+			worst = max(worst, *others)
 		}
 	}
 	slices.Sort(unknown)
 	slices.Sort(shared)
 	var notes []string
 	if len(shared) > 0 {
+		ratios := ""
+		if vsPyTorch {
+			ratios = " and their ratios to PyTorch (measured on an idle machine) understate ours"
+		}
 		notes = append(notes, fmt.Sprintf("**The machine was shared while some of these were measured**: other processes "+
-			"kept more than a quarter of a core busy on average (%s), so those wall times include waiting for a core and their "+
-			"ratios to PyTorch (measured on an idle machine) understate ours; the CPU time in parentheses is the "+
-			"steadier comparison there.", strings.Join(shared, "; ")))
+			"kept more than a quarter of a core busy on average (%s), so those wall times include waiting for a core%s; "+
+			"the CPU time in parentheses is the steadier comparison there.", strings.Join(shared, "; "), ratios))
 	}
 	if len(unknown) > 0 {
 		notes = append(notes, fmt.Sprintf("Whether the machine was idle was not recorded for %s (timings from "+

@@ -24,7 +24,8 @@ type PyTorchThreads map[string][2]float64
 // first, then by name; a failed timing shows its error. With two backends, a
 // last column names the faster per epoch and, when it compiles slower,
 // after how many epochs its per-epoch saving pays for the extra compile
-// (FasterBackend).
+// (FasterBackend). With pytorch nil (timings from another machine than
+// PyTorch's), the PyTorch columns are left out.
 func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTorchThreads, datasetTitle func(string) string,
 	order []string) *plot.Table {
 	if datasetTitle == nil {
@@ -46,9 +47,11 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 	for _, b := range backends {
 		header = append(header, b+" ms/epoch (CPU ms)", b+" compile (s)", b+" peak RSS")
 	}
-	header = append(header, "PyTorch ms/epoch")
-	for _, b := range backends {
-		header = append(header, "PyTorch ÷ "+b)
+	if pytorch != nil {
+		header = append(header, "PyTorch ms/epoch")
+		for _, b := range backends {
+			header = append(header, "PyTorch ÷ "+b)
+		}
 	}
 	if len(backends) == 2 {
 		header = append(header, "faster per epoch")
@@ -112,22 +115,8 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 				cells = append(cells, plot.Text(fmt.Sprintf("%.1f (%.1f)", r.MsPerEpoch, r.CPUMs)), plot.Num(r.CompileSecs, 2), rss)
 			}
 		}
-		pt := 0.0
-		if k.cas == results.CaseEpoch && k.threads >= 1 && k.threads <= 2 {
-			pt = pytorch[k.dataset][k.threads-1]
-		}
-		if pt > 0 {
-			cells = append(cells, plot.Num(pt, 1))
-		} else {
-			cells = append(cells, plot.Text("–"))
-		}
-		for _, b := range backends {
-			r, ok := byKey[k][b]
-			if pt > 0 && ok && r.Error == "" {
-				cells = append(cells, plot.Text(fmt.Sprintf("%.1f×", pt/r.MsPerEpoch)))
-			} else {
-				cells = append(cells, plot.Text("–"))
-			}
+		if pytorch != nil {
+			cells = append(cells, pytorchCells(pytorch, k.dataset, k.cas, k.threads, backends, byKey[k])...)
 		}
 		if len(backends) == 2 {
 			cells = append(cells, plot.Text(FasterBackend(byKey[k][backends[0]], byKey[k][backends[1]])))
@@ -160,4 +149,28 @@ func FasterBackend(a, b results.BackendBench) string {
 		out += fmt.Sprintf(" (from %.0f epochs)", math.Ceil(extra/saving))
 	}
 	return out
+}
+
+// pytorchCells are the PyTorch time of a row and its ratio to each backend's.
+func pytorchCells(pytorch PyTorchThreads, dataset, cas string, threads int, backends []string,
+	byBackend map[string]results.BackendBench) []plot.Cell {
+	var cells []plot.Cell
+	pt := 0.0
+	if cas == results.CaseEpoch && threads >= 1 && threads <= 2 {
+		pt = pytorch[dataset][threads-1]
+	}
+	if pt > 0 {
+		cells = append(cells, plot.Num(pt, 1))
+	} else {
+		cells = append(cells, plot.Text("–"))
+	}
+	for _, b := range backends {
+		r, ok := byBackend[b]
+		if pt > 0 && ok && r.Error == "" {
+			cells = append(cells, plot.Text(fmt.Sprintf("%.1f×", pt/r.MsPerEpoch)))
+		} else {
+			cells = append(cells, plot.Text("–"))
+		}
+	}
+	return cells
 }

@@ -27,6 +27,11 @@ func TestBackendSpeedTable(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, md)
 		}
 	}
+	// Timings from another machine: no PyTorch columns.
+	md = BackendSpeedTable("", rows, nil, nil, nil).Markdown()
+	if strings.Contains(md, "PyTorch") || !strings.Contains(md, "| texas | lwgcn-epoch | 2 | 18.3 (30.5) | 0.01 | – | 36.6 (50.0) | 4.25 | 1536 MiB | go 2.00× |") {
+		t.Errorf("table without PyTorch:\n%s", md)
+	}
 }
 
 // The faster backend per epoch, and when it compiles slower, the epochs
