@@ -2,11 +2,16 @@ package labelwise
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/gomlx/gomlx/core/tensors"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -54,5 +59,107 @@ func TestDenseFCEvalLagGivesTheSameRun(t *testing.T) {
 	}
 	if len(hist[0]) != 12 || best[0] != best[1] {
 		t.Fatalf("%d epochs, best epochs %v", len(hist[0]), best)
+	}
+}
+
+// TestSelectionEvalLagGivesTheSameRun: LW-GCN with a dense f_C trains with
+// the selection epoch's evaluation lag (Selection.Lagged: an epoch's phi
+// step and prediction from the next epoch's pass of f_C) and gives exactly
+// the run of Selection.Epoch: every epoch's losses, accuracies and f_C
+// weight, the best epoch's prediction and weights (phi included, read after
+// the call that steps it), with and without checkpoints; with an f_G
+// without dropout (its training pass ends the epoch too) and with dropout.
+func TestSelectionEvalLagGivesTheSameRun(t *testing.T) {
+	_, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := datasets.Standard(dstest.Load(t, "chameleon"))
+	cfg := Defaults("chameleon")
+	cfg.Hidden, cfg.LR = 32, 0.03 // a best epoch inside a short run
+	r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: g.Labels()}
+	adj, err := OfficialAdjacency(r.mg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := LabelWiseGCN{Variant: cfg.Variant, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: cfg.Dropout}
+	fg, err := cfg.backbone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (&Selection{FC: LabelWiseGCN{Variant: Small, Dropout: 0.5}, FG: fg}).Lagged() != nil {
+		t.Fatal("Lagged: want it for the dense f_C only")
+	}
+	// f_G as in the reference settings (no dropout: its training pass ends
+	// the epoch too), and with dropout (an evaluation pass of its own).
+	for _, dropout := range []float64{cfg.Dropout, 0.5} {
+		gcnii := fg.(models.GCNII)
+		gcnii.Dropout = dropout
+		sel := &Selection{FC: fc, FG: gcnii, Adj: adj, InnerSteps: cfg.InnerSteps}
+		t.Run(fmt.Sprintf("f_G dropout %v", dropout), func(t *testing.T) { checkSelectionLag(t, sel, r, cfg, info) })
+	}
+}
+
+// checkSelectionLag compares sel's runs with and without the lag.
+func checkSelectionLag(t *testing.T, sel *Selection, r *Runner, cfg Config, info backend.Info) {
+	b, _, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(lagged bool, ckDir string) *train.RunResult {
+		t.Helper()
+		tc := train.Config{Epochs: 80, Backend: info, PrepareRun: r.addLabelWise, Optimizer: cfg.optimizer(),
+			CheckpointDir: ckDir}
+		if ckDir != "" {
+			tc.CheckpointEvery = 25
+		}
+		if lagged {
+			tc.Lagged = sel.Lagged()
+		} else {
+			tc.Epoch = sel.Epoch
+		}
+		tr, err := train.New(b, sel, r.mg, tc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := tr.RunOne(context.Background(), train.Run{Split: 0, Seed: 15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rr
+	}
+	want := run(false, "")
+	defer want.Finalize()
+	if want.BestEpoch == 1 || want.BestEpoch == want.Epochs {
+		t.Fatalf("best epoch %d of %d: the test needs one inside the run", want.BestEpoch, want.Epochs)
+	}
+	if want.Weights["/phi/phi"] == nil {
+		t.Fatalf("no phi among the kept weights %v", want.WeightNames())
+	}
+	for _, ck := range []string{"", t.TempDir()} {
+		got := run(true, ck)
+		if len(got.History) != len(want.History) {
+			t.Fatalf("checkpoints %q: %d epochs, want %d", ck, len(got.History), len(want.History))
+		}
+		for i, es := range got.History {
+			w := want.History[i]
+			if es.TrainLoss != w.TrainLoss || es.ValLoss != w.ValLoss || es.ValAcc != w.ValAcc || es.TestAcc != w.TestAcc ||
+				es.Extra[ExtraWeightFC] != w.Extra[ExtraWeightFC] {
+				t.Fatalf("checkpoints %q: epoch %d with the lag %+v, without %+v", ck, i+1, es, w)
+			}
+		}
+		if got.BestEpoch != want.BestEpoch || !slices.Equal(tensors.MustCopyFlatData[float32](got.LogProbs),
+			tensors.MustCopyFlatData[float32](want.LogProbs)) {
+			t.Fatalf("checkpoints %q: best epoch %d, without the lag %d (or its prediction differs)", ck, got.BestEpoch, want.BestEpoch)
+		}
+		if !slices.Equal(got.WeightNames(), want.WeightNames()) {
+			t.Fatalf("checkpoints %q: weights %v, want %v", ck, got.WeightNames(), want.WeightNames())
+		}
+		for path, w := range want.Weights {
+			if !slices.Equal(tensors.MustCopyFlatData[float32](got.Weights[path]), tensors.MustCopyFlatData[float32](w)) {
+				t.Fatalf("checkpoints %q: best epoch's weight %s differs", ck, path)
+			}
+		}
+		got.Finalize()
 	}
 }

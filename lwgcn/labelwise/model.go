@@ -2,6 +2,7 @@ package labelwise
 
 import (
 	"fmt"
+	"strings"
 
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
@@ -88,22 +89,85 @@ func (m *Selection) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node 
 // NLL, and the epoch's prediction: the evaluation combination with phi before
 // its step.
 func (m *Selection) Epoch(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
-	labels := in.Get(nn.InputLabels)
-	var loss *Node
-	for range m.InnerSteps {
-		s := scope.ResetVisited()
-		pc, pg := m.forward(s, in, true)
-		comb, _ := combine(StopGradient(phi(s, g, in)), pc, pg)
-		loss = train.MaskedNLL(comb, labels, in.Get(nn.InputTrainMask))
-		opt.Step(s, g, loss, groupTheta)
-	}
+	loss := m.thetaSteps(scope, g, in, opt, nil, nil)
 	s := scope.ResetVisited()
 	pc, pg := m.forward(s, in, false)
+	return m.finish(scope, g, in, opt, pc, pg, loss)
+}
+
+// thetaSteps runs the T inner steps of theta and returns the last one's
+// training loss; pc and pg, if given, are the first step's training passes.
+func (m *Selection) thetaSteps(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer, pc, pg *Node) *Node {
+	var loss *Node
+	for t := range m.InnerSteps {
+		s := scope.ResetVisited()
+		if t > 0 || pc == nil {
+			pc, pg = m.forward(s, in, true)
+		}
+		comb, _ := combine(StopGradient(phi(s, g, in)), pc, pg)
+		loss = train.MaskedNLL(comb, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
+		opt.Step(s, g, loss, groupTheta)
+	}
+	return loss
+}
+
+// finish ends an epoch from its evaluation passes pc and pg: phi's step on
+// the validation NLL of their combination (detached), which is the epoch's
+// prediction, and f_C's weight after the step.
+func (m *Selection) finish(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer, pc, pg, loss *Node) train.EpochNodes {
+	s := scope.ResetVisited()
 	comb, _ := combine(phi(s, g, in), StopGradient(pc), StopGradient(pg))
-	valLoss := train.MaskedNLL(comb, labels, in.Get(nn.InputValMask))
+	valLoss := train.MaskedNLL(comb, in.Get(nn.InputLabels), in.Get(nn.InputValMask))
 	opt.Step(s, g, valLoss, groupPhi)
 	_, wAfter := combine(phi(scope.ResetVisited(), g, in), pc, pg)
 	return train.EpochNodes{TrainLoss: loss, LogProbs: StopGradient(comb), Extra: map[string]*Node{ExtraWeightFC: wAfter}}
+}
+
+// deterministic says whether a model's training pass is its evaluation pass.
+func deterministic(m nn.Model) bool {
+	d, ok := m.(train.DeterministicPass)
+	return ok && d.DeterministicPass()
+}
+
+// Lagged is Epoch with the evaluation lag (train.LaggedEpoch), for an f_C
+// whose training pass is its evaluation pass (train.DeterministicPass: the
+// dense variant, no dropout): an epoch's end (phi's step and the
+// prediction) comes from the next epoch's training pass of f_C, and of f_G
+// when it has no dropout either (the reference settings of the dense
+// variant), else from an evaluation pass of f_G. f_C, and then f_G, run one
+// forward pass per epoch instead of two. The runs are the same as with
+// Epoch (tested). Lagged is nil when f_C's pass is not deterministic.
+func (m *Selection) Lagged() *train.LaggedEpoch {
+	if !deterministic(m.FC) {
+		return nil
+	}
+	fgDet := deterministic(m.FG)
+	return &train.LaggedEpoch{
+		Step: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
+			s := scope.ResetVisited()
+			pc, pg := m.forward(s, in, true)
+			loss := m.thetaSteps(scope, g, in, opt, pc, pg)
+			return train.EpochNodes{TrainLoss: loss, LogProbs: StopGradient(pc)}
+		},
+		FinishAndStep: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
+			s := scope.ResetVisited()
+			pc, pg := m.forward(s, in, true) // pc: f_C's evaluation of the weights before this step (pg: f_G's if fgDet)
+			pgEval := pg
+			if !fgDet {
+				pgEval = LogSoftmax(m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false), -1)
+			}
+			end := m.finish(scope, g, in, opt, pc, pgEval, nil)
+			end.TrainLoss = m.thetaSteps(scope, g, in, opt, pc, pg)
+			return end
+		},
+		Finish: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
+			pc, pg := m.forward(scope.ResetVisited(), in, false)
+			end := m.finish(scope, g, in, opt, pc, pg, nil)
+			end.TrainLoss = ScalarZero(g, pc.DType())
+			return end
+		},
+		FinishUpdates: func(path string) bool { return strings.HasPrefix(path, "/"+scopePhi+"/") },
+	}
 }
 
 // optimizer returns Adam over theta (f_C and f_G: lr, weight decay) and phi

@@ -124,7 +124,10 @@ func NewRunner(b compute.Backend, info backend.Info, g *graph.Graph, cfg Config,
 			return nil, err
 		}
 		sel := &Selection{FC: fc, FG: fg, Adj: adj, InnerSteps: cfg.InnerSteps}
-		m, tc.Optimizer, tc.Epoch = sel, cfg.optimizer(), sel.Epoch
+		m, tc.Optimizer = sel, cfg.optimizer()
+		if tc.Lagged = sel.Lagged(); tc.Lagged == nil {
+			tc.Epoch = sel.Epoch
+		}
 	}
 	r.main, err = train.New(b, m, r.mg, tc)
 	if err != nil {

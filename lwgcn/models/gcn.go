@@ -34,6 +34,10 @@ func (m GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nn.AddGCNAdjacency(in, g)
 }
 
+// DeterministicPass implements train.DeterministicPass: without dropout
+// the training pass computes what the evaluation pass does.
+func (m GCN) DeterministicPass() bool { return m.Dropout <= 0 }
+
 // Forward implements Model; it returns logits.
 func (m GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)

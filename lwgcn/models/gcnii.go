@@ -43,6 +43,10 @@ func (m GCNII) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return sparse.SetSorted(in, nn.InputGCNAdj)
 }
 
+// DeterministicPass implements train.DeterministicPass: without dropout
+// the training pass computes what the evaluation pass does.
+func (m GCNII) DeterministicPass() bool { return m.Dropout <= 0 }
+
 // Forward implements Model; it returns log-probabilities.
 func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)

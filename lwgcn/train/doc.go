@@ -24,7 +24,10 @@
 // (DeterministicPass: no dropout, e.g. LW-GCN's dense f_C) skips the
 // evaluation pass: the next epoch's forward pass, which sees the same
 // weights, is the evaluation, so an epoch costs one forward pass fewer and
-// the run is the same.
+// the run is the same. A custom epoch gets the same lag through
+// Config.Lagged (LaggedEpoch: the step alone, "end the previous epoch, then
+// step", and the end alone); LW-GCN's selection epoch uses it with the dense
+// f_C, whose phi step and prediction come from the next epoch's pass.
 //
 // # Building blocks for other training schemes
 //

@@ -45,6 +45,9 @@ type Config struct {
 	// pre-training leaves out the joint model). Every phase must report the
 	// same Extra keys.
 	Phases []Phase
+	// Lagged, if set (instead of Epoch and Phases), is a custom epoch
+	// with the evaluation lag (see LaggedEpoch).
+	Lagged *LaggedEpoch
 	// PrepareRun, if set, adjusts a run's inputs after the split masks are
 	// set (e.g. pseudo-label structures). Tensor names and shapes must be
 	// the same for every run, so the compiled graph is reused.
@@ -127,6 +130,28 @@ func StandardEpoch(m nn.Model) EpochFunc {
 // last epoch and the checkpoints run the evaluation pass on its own.
 type DeterministicPass interface {
 	DeterministicPass() bool
+}
+
+// LaggedEpoch is a custom epoch with the evaluation lag of
+// DeterministicPass models: an epoch's end (its evaluation and what depends
+// on it) is computed by the next epoch's call, from that call's training
+// pass, which sees the same weights. Each of its calls must leave the model
+// in the same state, and report the same epochs' figures, as the epoch
+// function it replaces would (test it: see labelwise's selection epoch).
+type LaggedEpoch struct {
+	// Step is an epoch's step(s) alone (its LogProbs and Extra are not
+	// read): the first epoch of a run and the first after a checkpoint.
+	Step EpochFunc
+	// FinishAndStep ends the previous epoch (its LogProbs and Extra) and
+	// runs this epoch's step(s) (its TrainLoss).
+	FinishAndStep EpochFunc
+	// Finish ends the previous epoch alone (LogProbs and Extra; TrainLoss
+	// is not read): the last epoch and before a checkpoint.
+	Finish EpochFunc
+	// FinishUpdates, if set, says which weights (by variable path) an
+	// epoch's end updates: an epoch's copies of them are read after the
+	// call that ended it, the others' before.
+	FinishUpdates func(path string) bool
 }
 
 // laggedEpoch is StandardEpoch for a DeterministicPass model: one pass
@@ -277,6 +302,10 @@ type Trainer struct {
 	// evalExec, with the evaluation lag (see DeterministicPass): the
 	// evaluation pass alone, for the last epoch and checkpoints.
 	evalExec *model.Exec
+	// stepExec, with a custom LaggedEpoch: its Step, run when no epoch is
+	// pending (with a DeterministicPass model, execs[0] serves).
+	stepExec      *model.Exec
+	finishUpdates func(path string) bool
 
 	compiled    bool
 	compileTime time.Duration
@@ -314,17 +343,26 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	}
 	t := &Trainer{cfg: cfg, backend: b, model: m, graph: g, store: model.NewStore(), base: nn.NewInputs(),
 		opt: cfg.Optimizer, phases: cfg.Phases}
-	lag := false // the evaluation lag (see DeterministicPass)
+	var finish, step EpochFunc // with the evaluation lag (see DeterministicPass)
 	switch {
 	case len(t.phases) > 0 && cfg.Epoch != nil:
 		return nil, errors.New("train: Config.Epoch and Config.Phases are exclusive")
+	case cfg.Lagged != nil && (len(t.phases) > 0 || cfg.Epoch != nil):
+		return nil, errors.New("train: Config.Lagged excludes Config.Epoch and Config.Phases")
+	case cfg.Lagged != nil:
+		l := cfg.Lagged
+		if l.Step == nil || l.FinishAndStep == nil || l.Finish == nil {
+			return nil, errors.New("train: Config.Lagged needs Step, FinishAndStep and Finish")
+		}
+		t.phases = []Phase{{Epoch: l.FinishAndStep}}
+		finish, step, t.finishUpdates = l.Finish, l.Step, l.FinishUpdates
 	case len(t.phases) == 0:
 		epoch := cfg.Epoch
 		if epoch == nil {
 			epoch = StandardEpoch(m)
 			if d, ok := m.(DeterministicPass); ok && d.DeterministicPass() {
 				epoch = laggedEpoch(m)
-				lag = true
+				finish = evalEpoch(m)
 			}
 		}
 		t.phases = []Phase{{Epoch: epoch}}
@@ -343,21 +381,30 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	t.extras = make([][]string, len(t.phases))
 	for i, p := range t.phases {
 		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-			return t.buildEpoch(i, p.Epoch, scope, g, params)
+			return t.buildEpoch(i, true, p.Epoch, scope, g, params)
 		})
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 		t.execs = append(t.execs, exec)
 	}
-	if lag {
+	if finish != nil {
 		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-			return t.buildEpoch(0, evalEpoch(m), scope, g, params)
+			return t.buildEpoch(0, true, finish, scope, g, params)
 		})
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 		t.evalExec = exec
+	}
+	if step != nil {
+		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+			return t.buildEpoch(0, false, step, scope, g, params)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		t.stepExec = exec
 	}
 	return t, nil
 }
@@ -394,7 +441,9 @@ const (
 	numStats
 )
 
-func (t *Trainer) buildEpoch(phase int, epoch EpochFunc, scope *model.Scope, g *Graph, params []*Node) []*Node {
+// buildEpoch builds an epoch's graph; its statistics, and with report its
+// Extra keys (t.extras[phase]), are what runOne books.
+func (t *Trainer) buildEpoch(phase int, report bool, epoch EpochFunc, scope *model.Scope, g *Graph, params []*Node) []*Node {
 	nn.UseVariableParameters(scope, g)
 	in := t.cur.Nodes(params)
 	ep := epoch(scope, g, in, t.opt)
@@ -410,9 +459,11 @@ func (t *Trainer) buildEpoch(phase int, epoch EpochFunc, scope *model.Scope, g *
 		f64(CorrectCount(logp, labels, in.Get(nn.InputTestMask))),
 		f64(ConvertDType(finite, dtypes.Float32)),
 	}
-	t.extras[phase] = slices.Sorted(maps.Keys(ep.Extra))
-	for _, k := range t.extras[phase] {
-		stats = append(stats, f64(ep.Extra[k]))
+	if report {
+		t.extras[phase] = slices.Sorted(maps.Keys(ep.Extra))
+		for _, k := range t.extras[phase] {
+			stats = append(stats, f64(ep.Extra[k]))
+		}
 	}
 	return []*Node{Stack(stats, 0), logp}
 }
@@ -585,11 +636,18 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 		var before map[string]*tensors.Tensor // the weights the pass before the step sees
 		if pending != nil {
 			var err error
-			if before, err = t.cloneWeights(); err != nil {
+			if before, err = t.cloneWeights(nil); err != nil {
 				return nil, err
 			}
 		}
-		stats, logp, err := call(t.execs[phase], epoch)
+		exec := t.execs[phase]
+		if pending == nil && t.stepExec != nil {
+			exec = t.stepExec
+		}
+		stats, logp, err := call(exec, epoch)
+		if err == nil && before != nil && t.finishUpdates != nil {
+			err = t.replaceWeights(before, t.finishUpdates)
+		}
 		if err != nil {
 			finalizeWeights(before)
 			return nil, err
@@ -653,16 +711,32 @@ func (t *Trainer) checkSplit(k int) error {
 // snapshotWeights copies the model weights into rr.Weights.
 func (t *Trainer) snapshotWeights(rr *RunResult) error {
 	finalizeWeights(rr.Weights)
-	w, err := t.cloneWeights()
+	w, err := t.cloneWeights(nil)
 	rr.Weights = w
 	return err
 }
 
-// cloneWeights copies the model weights.
-func (t *Trainer) cloneWeights() (map[string]*tensors.Tensor, error) {
+// replaceWeights replaces w's copies of the weights match selects with
+// copies of their current values.
+func (t *Trainer) replaceWeights(w map[string]*tensors.Tensor, match func(path string) bool) error {
+	now, err := t.cloneWeights(match)
+	if err != nil {
+		return err
+	}
+	for path, c := range now {
+		if old := w[path]; old != nil {
+			_ = old.FinalizeAll()
+		}
+		w[path] = c
+	}
+	return nil
+}
+
+// cloneWeights copies the model weights (those match selects, if set).
+func (t *Trainer) cloneWeights(match func(path string) bool) (map[string]*tensors.Tensor, error) {
 	out := map[string]*tensors.Tensor{}
 	for v := range t.store.IterVariables() {
-		if !nn.IsParam(t.store, v) {
+		if !nn.IsParam(t.store, v) || (match != nil && !match(v.Path())) {
 			continue
 		}
 		val, err := v.Value()
@@ -746,8 +820,18 @@ func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
 			}
 		}
 		if t.evalExec != nil {
+			want := slices.Clone(t.extras[0])
 			if _, err := t.evalExec.Compile(in.Shapes()...); err != nil {
 				return nil, fmt.Errorf("train: compiling the evaluation pass of %s on %s: %w", t.model.Name(), t.graph.Name(), err)
+			}
+			if !slices.Equal(t.extras[0], want) {
+				return nil, fmt.Errorf("train: %s: the evaluation pass reports extras %v, the epoch %v: they must report the same",
+					t.model.Name(), t.extras[0], want)
+			}
+		}
+		if t.stepExec != nil {
+			if _, err := t.stepExec.Compile(in.Shapes()...); err != nil {
+				return nil, fmt.Errorf("train: compiling the first step of %s on %s: %w", t.model.Name(), t.graph.Name(), err)
 			}
 		}
 		t.compileTime = time.Since(start)
@@ -768,7 +852,11 @@ func (t *Trainer) PrepareRun(r Run) (*EpochRunner, error) {
 // Epoch runs one epoch and returns its training loss.
 func (e *EpochRunner) Epoch() (float64, error) {
 	e.epoch++
-	outs, err := e.t.execs[e.t.phaseOf(e.epoch)].Call(e.args...)
+	exec := e.t.execs[e.t.phaseOf(e.epoch)]
+	if e.epoch == 1 && e.t.stepExec != nil {
+		exec = e.t.stepExec
+	}
+	outs, err := exec.Call(e.args...)
 	if err != nil {
 		return 0, err
 	}
