@@ -18,7 +18,9 @@
 //     the validation NLL with the model outputs detached (first-order
 //     bi-level optimisation). The reported prediction and selection weight
 //     are those of the epoch with the best validation accuracy. LW-GCN\G
-//     trains f_C alone.
+//     trains f_C alone. With the dense f_C (no dropout) an epoch's
+//     evaluation comes from the next epoch's training pass (Selection.Lagged,
+//     train.LaggedEpoch): one forward pass of f_C per epoch, the same run.
 //   - Refinement (beyond the paper, its first future direction): K rounds in
 //     which LW-GCN's own predictions replace the pseudo-labels of the
 //     non-training nodes and the models are retrained.
