@@ -2,6 +2,7 @@ package labelwise
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -67,7 +68,8 @@ func TestDenseFCEvalLagGivesTheSameRun(t *testing.T) {
 // step and prediction from the next epoch's pass of f_C) and gives exactly
 // the run of Selection.Epoch: every epoch's losses, accuracies and f_C
 // weight, the best epoch's prediction and weights (phi included, read after
-// the call that steps it), with and without checkpoints; with an f_G
+// the call that steps it), with and without checkpoints, and interrupted
+// and resumed from its last checkpoint; with an f_G
 // without dropout (its training pass ends the epoch too) and with dropout.
 func TestSelectionEvalLagGivesTheSameRun(t *testing.T) {
 	_, info, err := backend.Shared()
@@ -106,7 +108,9 @@ func checkSelectionLag(t *testing.T, sel *Selection, r *Runner, cfg Config, info
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(lagged bool, ckDir string) *train.RunResult {
+	// run trains split 0; with stopAt > 0 it is interrupted after that
+	// epoch's statistics and resumed from its last checkpoint.
+	run := func(lagged bool, ckDir string, stopAt int) *train.RunResult {
 		t.Helper()
 		tc := train.Config{Epochs: 80, Backend: info, PrepareRun: r.addLabelWise, Optimizer: cfg.optimizer(),
 			CheckpointDir: ckDir}
@@ -118,6 +122,19 @@ func checkSelectionLag(t *testing.T, sel *Selection, r *Runner, cfg Config, info
 		} else {
 			tc.Epoch = sel.Epoch
 		}
+		if stopAt > 0 {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			tc.Progress = cancelAt{epoch: stopAt, cancel: cancel}
+			tr, err := train.New(b, sel, r.mg, tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := tr.RunOne(ctx, train.Run{Split: 0, Seed: 15}); !errors.Is(err, context.Canceled) {
+				t.Fatalf("interrupted run: err = %v", err)
+			}
+			tc.Progress = nil
+		}
 		tr, err := train.New(b, sel, r.mg, tc)
 		if err != nil {
 			t.Fatal(err)
@@ -126,9 +143,12 @@ func checkSelectionLag(t *testing.T, sel *Selection, r *Runner, cfg Config, info
 		if err != nil {
 			t.Fatal(err)
 		}
+		if rr.Resumed != (stopAt > 0) {
+			t.Fatalf("resumed %v, want %v", rr.Resumed, stopAt > 0)
+		}
 		return rr
 	}
-	want := run(false, "")
+	want := run(false, "", 0)
 	defer want.Finalize()
 	if want.BestEpoch == 1 || want.BestEpoch == want.Epochs {
 		t.Fatalf("best epoch %d of %d: the test needs one inside the run", want.BestEpoch, want.Epochs)
@@ -136,30 +156,47 @@ func checkSelectionLag(t *testing.T, sel *Selection, r *Runner, cfg Config, info
 	if want.Weights["/phi/phi"] == nil {
 		t.Fatalf("no phi among the kept weights %v", want.WeightNames())
 	}
-	for _, ck := range []string{"", t.TempDir()} {
-		got := run(true, ck)
-		if len(got.History) != len(want.History) {
-			t.Fatalf("checkpoints %q: %d epochs, want %d", ck, len(got.History), len(want.History))
+	for _, tc := range []struct {
+		ck     string
+		stopAt int
+	}{{"", 0}, {t.TempDir(), 0}, {t.TempDir(), 40}} {
+		ck := fmt.Sprintf("%q, stopped at %d", tc.ck, tc.stopAt)
+		got := run(true, tc.ck, tc.stopAt)
+		if len(got.History) != len(want.History) { // (a resumed run keeps its checkpoint's history)
+			t.Fatalf("checkpoints %s: %d epochs, want %d", ck, len(got.History), len(want.History))
 		}
 		for i, es := range got.History {
 			w := want.History[i]
-			if es.TrainLoss != w.TrainLoss || es.ValLoss != w.ValLoss || es.ValAcc != w.ValAcc || es.TestAcc != w.TestAcc ||
-				es.Extra[ExtraWeightFC] != w.Extra[ExtraWeightFC] {
-				t.Fatalf("checkpoints %q: epoch %d with the lag %+v, without %+v", ck, i+1, es, w)
+			if es.Epoch != w.Epoch || es.TrainLoss != w.TrainLoss || es.ValLoss != w.ValLoss || es.ValAcc != w.ValAcc ||
+				es.TestAcc != w.TestAcc || es.Extra[ExtraWeightFC] != w.Extra[ExtraWeightFC] {
+				t.Fatalf("checkpoints %s: epoch %d with the lag %+v, without %+v", ck, i+1, es, w)
 			}
 		}
 		if got.BestEpoch != want.BestEpoch || !slices.Equal(tensors.MustCopyFlatData[float32](got.LogProbs),
 			tensors.MustCopyFlatData[float32](want.LogProbs)) {
-			t.Fatalf("checkpoints %q: best epoch %d, without the lag %d (or its prediction differs)", ck, got.BestEpoch, want.BestEpoch)
+			t.Fatalf("checkpoints %s: best epoch %d, without the lag %d (or its prediction differs)", ck, got.BestEpoch, want.BestEpoch)
 		}
 		if !slices.Equal(got.WeightNames(), want.WeightNames()) {
-			t.Fatalf("checkpoints %q: weights %v, want %v", ck, got.WeightNames(), want.WeightNames())
+			t.Fatalf("checkpoints %s: weights %v, want %v", ck, got.WeightNames(), want.WeightNames())
 		}
 		for path, w := range want.Weights {
 			if !slices.Equal(tensors.MustCopyFlatData[float32](got.Weights[path]), tensors.MustCopyFlatData[float32](w)) {
-				t.Fatalf("checkpoints %q: best epoch's weight %s differs", ck, path)
+				t.Fatalf("checkpoints %s: best epoch's weight %s differs", ck, path)
 			}
 		}
 		got.Finalize()
+	}
+}
+
+// cancelAt cancels a run once it has reported an epoch.
+type cancelAt struct {
+	train.Silent
+	epoch  int
+	cancel func()
+}
+
+func (c cancelAt) EndEpoch(s train.EpochStats) {
+	if s.Epoch == c.epoch {
+		c.cancel()
 	}
 }

@@ -209,8 +209,8 @@ type RunResult struct {
 	// later epochs and runs never modify them. Release with Finalize.
 	LogProbs *tensors.Tensor
 	Weights  map[string]*tensors.Tensor
-	// History has every epoch's statistics (only those run in this process
-	// when resumed from a checkpoint).
+	// History has every epoch's statistics (a resumed run's include those
+	// its checkpoint recorded).
 	History []EpochStats
 	// Resumed says the run continued from a checkpoint.
 	Resumed bool
