@@ -24,7 +24,7 @@ func runBench(args []string) error {
 	list := fs.Bool("list", false, "list the cases and exit")
 	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
-	backends := fs.String("backends", "", `compare backends (GOMLX_BACKEND values, e.g. "go,xla:cpu"): the full LW-GCN epoch on the -lwgcn datasets and their layer cases on each, merged into results/bench-backends.json (run under "taskset -c 0" with GOMAXPROCS=1 for one thread)`)
+	backends := fs.String("backends", "", `compare backends (GOMLX_BACKEND values, e.g. "go,xla:cpu"; an option after a comma stays with its backend: "go,xla:cuda,tf32=false"): the full LW-GCN epoch on the -lwgcn datasets and their layer cases on each, merged row by row into results/bench-backends.json or -out (run under "taskset -c 0" with GOMAXPROCS=1 for one thread)`)
 	batchedFlag := fs.Bool("batched", false, "time split-epochs with the runs batched in one computation and alone, with the ratio "+
 		"to the authors' code (results/bench-batched.json): the same as `lwgcn bench-batched`, whose flags (-model, -datasets, "+
 		"-procs, -runs, ...) follow -batched, which must come first")
