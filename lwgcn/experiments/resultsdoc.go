@@ -345,7 +345,9 @@ func refineSection(dir string) (string, error) {
 	var b strings.Builder
 	b.WriteString("## Beyond the paper: refining pseudo-labels with LW-GCN's predictions\n\n")
 	b.WriteString("The paper's first future direction: after training, LW-GCN's own predictions replace the MLP's\n")
-	b.WriteString("pseudo-labels of the non-training nodes and the models are retrained (2 rounds). Round 0 is LW-GCN.\n\n")
+	b.WriteString("pseudo-labels of the non-training nodes and the models are retrained (2 rounds). Round 0 is LW-GCN,\n")
+	b.WriteString("retrained in these runs: most ran at one thread with the hub layouts then on (README, Reproducibility),\n")
+	b.WriteString("whose float32 sums come in another order, so round 0 can differ split by split from Table 2's LW-GCN runs.\n\n")
 	b.WriteString("| dataset | round 0 test | round 1 test | round 2 test | pseudo-label acc round 0 → 1 → 2 | runs |\n|---|---:|---:|---:|---|---:|\n")
 	for _, m := range sortedKeys(sums) {
 		for _, d := range table2Datasets {

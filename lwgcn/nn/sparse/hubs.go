@@ -21,8 +21,15 @@ import (
 // thread, the hub form made the epoch 1.11x faster (Chameleon 1.04x;
 // medians of 40 epochs alternating with the plain form in one process); at
 // two threads 0.94x (the ELL chunks run in parallel, the hub Dots less
-// well), so it is used only up to DenseColumnMaxThreads (GOMAXPROCS): the
-// protocol's runs use one thread each.
+// well).
+//
+// Off by default (DenseColumnMaxThreads = 0): the hub form sums in another
+// order than the plain one, so a run's float32 results, and after hundreds
+// of epochs of best-epoch selection its accuracies, would depend on the
+// thread count it ran with (LW-GCN on Texas, split 4: test 86.5 % at
+// GOMAXPROCS=1 with hubs, 83.8 % without). With it off, a seed gives the
+// same run at any GOMAXPROCS (tested). Set DenseColumnMaxThreads = 1 to
+// trade that for the one-thread speed-up.
 //
 // SpMat.Mul uses the hub layouts when the matrix has them and its entry
 // values are not overridden (WithVals); the other products (per-run values,
@@ -36,8 +43,8 @@ var (
 	// gather and sum cost more than the gathers they save).
 	DenseColumnMinEntries = 1.0
 	// DenseColumnMaxThreads: hub layouts are built only when GOMAXPROCS is
-	// at most this.
-	DenseColumnMaxThreads = 1
+	// at most this (0: never, the default; see above).
+	DenseColumnMaxThreads = 0
 )
 
 // hubColumns returns the hub columns of a numRows x numCols matrix with
