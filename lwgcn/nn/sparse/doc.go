@@ -24,9 +24,10 @@
 // N x H matrices, never per entry. The gradient (Aᵀ·v) is the same
 // computation on the ELL layout of Aᵀ, attached through GoMLX's alternate
 // gradient of fused ops, so that the forward pass costs exactly the
-// product. At one thread, the hub columns (or rows) of a large matrix, the
-// few nodes most entries point to, are multiplied as one dense block
-// instead (DenseColumnRatio; Squirrel). Deep models multiplying one matrix
+// product. Optionally (DenseColumnMaxThreads, off by default: it sums in
+// another order, so runs would depend on the thread count), the hub columns
+// (or rows) of a large matrix, the few nodes most entries point to, are
+// multiplied as one dense block instead (DenseColumnRatio; Squirrel). Deep models multiplying one matrix
 // many times (GCNII) keep their node matrices in the matrix's bucket order
 // with a zero row appended (SetSorted, SpMat.SortedPadded), which saves two
 // passes per product.
