@@ -66,24 +66,19 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 		if !epochOnly {
 			cases = backendCases(datasetNames)
 		}
-		for _, c := range cases {
-			rep, err := bench.Run(b, info, []bench.Case{c}, bench.Options{MinTime: minTime})
-			if err != nil {
-				return err
+		measured := func(c bench.CaseResult) error {
+			row := newBackendRow(c.Graph, c.Name, info)
+			row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs, row.Error =
+				c.CompileSecs, c.MsEpoch, c.CPUMsEpoch, c.PeakRSSBytes, c.Epochs, c.Error
+			if c.Error != "" {
+				fmt.Printf("%-10s %-16s error: %s\n", c.Graph, c.Name, c.Error)
+			} else {
+				fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", c.Graph, c.Name, c.MsEpoch, c.CPUMsEpoch, c.CompileSecs)
 			}
-			for _, c := range rep.Cases {
-				row := newBackendRow(c.Graph, c.Name, info)
-				row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs, row.Error =
-					c.CompileSecs, c.MsEpoch, c.CPUMsEpoch, c.PeakRSSBytes, c.Epochs, c.Error
-				if c.Error != "" {
-					fmt.Printf("%-10s %-16s error: %s\n", c.Graph, c.Name, c.Error)
-				} else {
-					fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", c.Graph, c.Name, c.MsEpoch, c.CPUMsEpoch, c.CompileSecs)
-				}
-				if err := save(row); err != nil {
-					return err
-				}
-			}
+			return save(row)
+		}
+		if _, err := bench.Run(b, info, cases, bench.Options{MinTime: minTime, Measured: measured}); err != nil {
+			return err
 		}
 		b.Finalize()
 	}

@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"errors"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -45,5 +47,36 @@ func TestSuiteSmoke(t *testing.T) {
 		} else if c.MsEpoch <= 0 || c.Epochs <= 0 {
 			t.Errorf("%s/%s: %v ms over %d epochs", c.Name, c.Graph, c.MsEpoch, c.Epochs)
 		}
+	}
+}
+
+// Options.Measured receives each case as soon as it is measured, in order,
+// and its error stops the suite.
+func TestMeasuredCallback(t *testing.T) {
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	opt := Options{Filter: "/texas/fusion=false", MinTime: time.Millisecond, Measured: func(c CaseResult) error {
+		got = append(got, c.Name)
+		return nil
+	}}
+	rep, err := Run(b, info, Suite(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, c := range rep.Cases {
+		want = append(want, c.Name)
+	}
+	if len(want) < 2 || !slices.Equal(got, want) {
+		t.Fatalf("Measured saw %v, the report has %v", got, want)
+	}
+	stop := errors.New("disk full")
+	got = nil
+	opt.Measured = func(c CaseResult) error { got = append(got, c.Name); return stop }
+	if _, err := Run(b, info, Suite(), opt); !errors.Is(err, stop) || len(got) != 1 {
+		t.Fatalf("Measured's error: err = %v after %d cases, want it after 1", err, len(got))
 	}
 }

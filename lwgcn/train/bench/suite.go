@@ -98,6 +98,10 @@ type Options struct {
 	MinTime time.Duration
 	// Log receives one line per case (nil: none).
 	Log func(string)
+	// Measured, if set, receives each case's result as soon as it is
+	// measured (to save it: a long suite stopped later keeps it); an error
+	// stops Run.
+	Measured func(CaseResult) error
 }
 
 // Key is the case's identifier used by Options.Filter.
@@ -144,6 +148,11 @@ func Run(b compute.Backend, info backend.Info, cases []Case, opt Options) (*Repo
 			}
 		}
 		rep.Cases = append(rep.Cases, res)
+		if opt.Measured != nil {
+			if err := opt.Measured(res); err != nil {
+				return rep, err
+			}
+		}
 	}
 	return rep, nil
 }
