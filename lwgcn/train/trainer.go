@@ -380,33 +380,35 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	}
 	t.extras = make([][]string, len(t.phases))
 	for i, p := range t.phases {
-		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-			return t.buildEpoch(i, true, p.Epoch, scope, g, params)
-		})
+		exec, err := t.newEpochExec(i, true, p.Epoch)
 		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
+			return nil, err
 		}
 		t.execs = append(t.execs, exec)
 	}
+	var err error
 	if finish != nil {
-		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-			return t.buildEpoch(0, true, finish, scope, g, params)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
+		if t.evalExec, err = t.newEpochExec(0, true, finish); err != nil {
+			return nil, err
 		}
-		t.evalExec = exec
 	}
 	if step != nil {
-		exec, err := model.NewExec(b, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-			return t.buildEpoch(0, false, step, scope, g, params)
-		})
-		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
+		if t.stepExec, err = t.newEpochExec(0, false, step); err != nil {
+			return nil, err
 		}
-		t.stepExec = exec
 	}
 	return t, nil
+}
+
+// newEpochExec is the executable of an epoch function (see buildEpoch).
+func (t *Trainer) newEpochExec(phase int, report bool, epoch EpochFunc) (*model.Exec, error) {
+	exec, err := model.NewExec(t.backend, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+		return t.buildEpoch(phase, report, epoch, scope, g, params)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return exec, nil
 }
 
 // phaseOf is the index of the phase that runs epoch (1-based).
