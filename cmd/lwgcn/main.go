@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sort"
 	"strings"
 
@@ -81,6 +82,33 @@ func startup(w io.Writer) {
 	}
 }
 
+// cpuProfileEnv names the environment variable that asks for a CPU profile
+// of the command (read it with `go tool pprof bin/lwgcn FILE`).
+const cpuProfileEnv = "LWGCN_CPUPROFILE"
+
+// startCPUProfile starts a CPU profile into path (nothing when path is
+// empty); the returned function stops it and closes the file.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cpuProfileEnv, err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
+	}
+	fmt.Fprintf(os.Stderr, "lwgcn: writing a CPU profile to %s (%s)\n", path, cpuProfileEnv)
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "lwgcn: %s: %v\n", cpuProfileEnv, err)
+		}
+	}, nil
+}
+
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: lwgcn <command> [flags]\n\ncommands:")
 	names := make([]string, 0, len(commands))
@@ -94,6 +122,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun `lwgcn <command> -h` for a command's flags.")
 	fmt.Fprintln(w, "Exit status: 0 success, 1 the command failed, 2 the command line was rejected (unknown command or\n"+
 		"flag, malformed or out-of-range flag value, missing required flag).")
+	fmt.Fprintf(w, "Environment: %s=FILE writes a CPU profile of the command to FILE (go tool pprof bin/lwgcn FILE).\n", cpuProfileEnv)
 }
 
 func main() {
@@ -108,7 +137,14 @@ func main() {
 		os.Exit(exitUsage)
 	}
 	startup(os.Stderr)
-	if err := c.run(os.Args[2:]); err != nil {
+	stopProfile, err := startCPUProfile(os.Getenv(cpuProfileEnv))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lwgcn:", err)
+		os.Exit(exitFailure)
+	}
+	err = c.run(os.Args[2:])
+	stopProfile()
+	if err != nil {
 		if err == flag.ErrHelp {
 			os.Exit(0)
 		}
