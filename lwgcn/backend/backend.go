@@ -95,7 +95,14 @@ func (i Info) String() string {
 	b.WriteString(i.Name)
 	var details []string
 	if i.IsGo() {
-		details = append(details, "pure Go", "SIMD "+onOff(i.SIMD))
+		simd := "SIMD " + onOff(i.SIMD)
+		if v := buildinfo.Get().Vector; i.SIMD && v != "" {
+			simd += " with " + v + " kernels"
+			if v == buildinfo.VectorNone {
+				simd = "SIMD on without vector kernels"
+			}
+		}
+		details = append(details, "pure Go", simd)
 	}
 	fusion := "fusion " + onOff(i.Fusion)
 	if i.FusionSet {

@@ -15,13 +15,73 @@ import (
 // SIMDWarning is printed by commands when SIMD is off.
 const SIMDWarning = "warning: built without GOEXPERIMENT=simd: GoMLX's pure-Go backend runs without SIMD kernels (~35x slower matrix products); rebuild with GOEXPERIMENT=simd (make sets it)"
 
-// SIMDStatus is a one-line description, e.g. "SIMD: on (GOEXPERIMENT=simd)".
+// SIMDStatus is a one-line description, e.g. "SIMD: on (GOEXPERIMENT=simd),
+// AVX2 kernels (this CPU has no AVX-512)".
 func SIMDStatus() string {
-	if SIMD {
-		return "SIMD: on (GOEXPERIMENT=simd)"
+	if !SIMD {
+		return "SIMD: off (built without GOEXPERIMENT=simd)"
 	}
-	return "SIMD: off (built without GOEXPERIMENT=simd)"
+	s := "SIMD: on (GOEXPERIMENT=simd)"
+	if v, why := vectorKernels(); v != "" {
+		s += ", " + vectorPhrase(v)
+		if why != "" {
+			s += " (" + why + ")"
+		}
+	}
+	return s
 }
+
+// Vector kernels of GoMLX's pure-Go backend (compute's gobackend uses the
+// widest the CPU has unless its environment variables switch them off).
+const (
+	VectorAVX512 = "AVX-512"
+	VectorAVX2   = "AVX2"
+	VectorNone   = "none"
+)
+
+// vectorChoice is the vector kernels the Go backend uses for the CPU's
+// features (hasAVX2, hasAVX512) and its switches (getenv: compute's
+// GOMLX_GO_SIMD_AVX512 and GOMLX_GO_SIMD_AVX2, on unless set to one of the
+// false values of compute's support/envutil), and why it uses less than
+// AVX-512 ("" when it uses AVX-512).
+func vectorChoice(hasAVX2, hasAVX512 bool, getenv func(string) string) (vector, why string) {
+	off := func(name string) bool {
+		switch strings.ToLower(getenv(name)) {
+		case "0", "false", "f", "no", "off", "disabled":
+			return true
+		}
+		return false
+	}
+	switch {
+	case hasAVX512 && !off(envAVX512):
+		return VectorAVX512, ""
+	case hasAVX512:
+		why = envAVX512 + " switches AVX-512 off"
+	default:
+		why = "this CPU has no AVX-512"
+	}
+	if hasAVX2 && !off(envAVX2) {
+		return VectorAVX2, why
+	}
+	if hasAVX2 {
+		return VectorNone, envAVX2 + " switches AVX2 off"
+	}
+	return VectorNone, "this CPU has no AVX2"
+}
+
+// vectorPhrase names the kernels: "AVX2 kernels", "no vector kernels".
+func vectorPhrase(v string) string {
+	if v == VectorNone {
+		return "no vector kernels"
+	}
+	return v + " kernels"
+}
+
+// compute's switches for the Go backend's vector kernels.
+const (
+	envAVX512 = "GOMLX_GO_SIMD_AVX512"
+	envAVX2   = "GOMLX_GO_SIMD_AVX2"
+)
 
 // Info is the provenance recorded with results.
 type Info struct {
@@ -29,9 +89,15 @@ type Info struct {
 	SIMD      bool   `json:"simd"`
 	Commit    string `json:"commit"`
 	Dirty     bool   `json:"dirty"`
-	Machine   string `json:"machine"`
-	NumCPU    int    `json:"num_cpu"`
-	OS        string `json:"os"`
+	// Machine is the CPU's model name, with its family and model numbers on
+	// x86 ("AMD EPYC (family 25 model 1)": virtual machines often report
+	// only a brand, and the numbers tell CPU generations apart).
+	Machine string `json:"machine"`
+	// Vector is the vector kernels the Go backend uses (VectorAVX512,
+	// VectorAVX2, VectorNone; "" without SIMD or off x86).
+	Vector string `json:"vector,omitempty"`
+	NumCPU int    `json:"num_cpu"`
+	OS     string `json:"os"`
 }
 
 var (
@@ -44,6 +110,7 @@ func Get() Info {
 	infoOnce.Do(func() {
 		info = Info{GoVersion: runtime.Version(), SIMD: SIMD, NumCPU: runtime.NumCPU(),
 			OS: runtime.GOOS + "/" + runtime.GOARCH, Machine: cpuModel()}
+		info.Vector, _ = vectorKernels()
 		info.Commit, info.Dirty = commit()
 	})
 	return info
@@ -61,6 +128,9 @@ func (i Info) String() string {
 	simd := "off"
 	if i.SIMD {
 		simd = "on"
+		if i.Vector != "" {
+			simd += " (" + vectorPhrase(i.Vector) + ")"
+		}
 	}
 	return fmt.Sprintf("commit %s, %s, SIMD %s, %s, %d CPUs", c, i.GoVersion, simd, i.Machine, i.NumCPU)
 }
@@ -150,16 +220,46 @@ func SourceDir() string {
 }
 
 func cpuModel() string {
-	f, err := os.Open("/proc/cpuinfo")
+	data, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
 		return runtime.GOARCH
 	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		if k, v, ok := strings.Cut(s.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.Join(strings.Fields(v), " ")
-		}
+	if m := machineName(string(data)); m != "" {
+		return m
 	}
 	return runtime.GOARCH
+}
+
+// machineName reads the first processor's model name from /proc/cpuinfo
+// text, with "(family F model M)" when the text has them (x86); "" when it
+// has no model name.
+func machineName(cpuinfo string) string {
+	var name, family, model string
+	s := bufio.NewScanner(strings.NewReader(cpuinfo))
+	for s.Scan() {
+		line := s.Text()
+		if strings.TrimSpace(line) == "" && name != "" {
+			break // the end of the first processor
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		v = strings.Join(strings.Fields(v), " ")
+		switch strings.TrimSpace(k) {
+		case "model name":
+			name = v
+		case "cpu family":
+			family = v
+		case "model":
+			model = v
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	if family != "" && model != "" {
+		name += fmt.Sprintf(" (family %s model %s)", family, model)
+	}
+	return name
 }

@@ -72,3 +72,55 @@ func TestResolveCommitOrder(t *testing.T) {
 		}
 	}
 }
+
+// machineName on /proc/cpuinfo texts: the model name with the family and
+// model numbers when present (they tell Zen 3 from Zen 4 where the model
+// name is only "AMD EPYC"), the first processor's only.
+func TestMachineName(t *testing.T) {
+	zen3 := "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n" +
+		"model name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu avx avx2\n\n" +
+		"processor\t: 1\ncpu family\t: 26\nmodel\t\t: 2\nmodel name\t: Other CPU\n"
+	arm := "processor\t: 0\nBogoMIPS\t: 50.00\nCPU implementer\t: 0x41\n"
+	for _, c := range []struct{ text, want string }{
+		{zen3, "AMD EPYC (family 25 model 1)"},
+		{"model name\t: Intel(R)   Xeon(R) Processor\ncpu family\t: 6\nmodel\t\t: 143\n", "Intel(R) Xeon(R) Processor (family 6 model 143)"},
+		{"model name\t: Some CPU\n", "Some CPU"},
+		{arm, ""},
+	} {
+		if got := machineName(c.text); got != c.want {
+			t.Errorf("machineName(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// vectorChoice follows compute's rules: the widest kernels the CPU has,
+// unless GOMLX_GO_SIMD_AVX512 / GOMLX_GO_SIMD_AVX2 is a false value.
+func TestVectorChoice(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct {
+		avx2, avx512 bool
+		env          func(string) string
+		want, why    string
+	}{
+		{true, true, env(), VectorAVX512, ""},
+		{true, true, env(envAVX512, "true"), VectorAVX512, ""},
+		{true, false, env(), VectorAVX2, "this CPU has no AVX-512"},
+		{true, true, env(envAVX512, "False"), VectorAVX2, envAVX512 + " switches AVX-512 off"},
+		{true, true, env(envAVX512, "0", envAVX2, "off"), VectorNone, envAVX2 + " switches AVX2 off"},
+		{false, false, env(), VectorNone, "this CPU has no AVX2"},
+	} {
+		got, why := vectorChoice(c.avx2, c.avx512, c.env)
+		if got != c.want || why != c.why {
+			t.Errorf("vectorChoice(avx2 %v, avx512 %v): %q (%q), want %q (%q)", c.avx2, c.avx512, got, why, c.want, c.why)
+		}
+	}
+}

@@ -431,6 +431,7 @@ type benchSuite struct {
 		Machine string `json:"machine"`
 		NumCPU  int    `json:"num_cpu"`
 		SIMD    bool   `json:"simd"`
+		Vector  string `json:"vector"`
 	} `json:"build"`
 	Backend struct {
 		Name   string `json:"name"`
@@ -533,7 +534,11 @@ func benchSuiteSection(dir string) (string, error) {
 	if len(c) > 10 {
 		c = c[:10]
 	}
-	fmt.Fprintf(&b, "\ncommit %s, backend %s (SIMD %v), %s, %d CPUs, %s.\n", c, rep.Backend.Name, rep.Build.SIMD,
+	simd := fmt.Sprintf("SIMD %v", rep.Build.SIMD)
+	if rep.Build.SIMD && rep.Build.Vector != "" {
+		simd += ", " + rep.Build.Vector
+	}
+	fmt.Fprintf(&b, "\ncommit %s, backend %s (%s), %s, %d CPUs, %s.\n", c, rep.Backend.Name, simd,
 		rep.Build.Machine, rep.Build.NumCPU, d.Format("2006-01-02"))
 	return b.String(), nil
 }

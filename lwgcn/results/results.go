@@ -25,7 +25,10 @@ type Provenance struct {
 	GoVersion string `json:"go_version"`
 	SIMD      bool   `json:"simd"`
 	Machine   string `json:"machine"`
-	NumCPU    int    `json:"num_cpu"`
+	// Vector is the Go backend's vector kernels (buildinfo.Info.Vector;
+	// absent in records made before it was recorded).
+	Vector string `json:"vector,omitempty"`
+	NumCPU int    `json:"num_cpu"`
 	// Backend is the GoMLX backend that ran, e.g. "go" or "xla:cuda".
 	Backend string `json:"backend"`
 	// Date is RFC 3339 (UTC).
@@ -37,7 +40,7 @@ type Provenance struct {
 func NewProvenance(backend string) Provenance {
 	i := buildinfo.Get()
 	return Provenance{Commit: i.Commit, Dirty: i.Dirty, GoVersion: i.GoVersion, SIMD: i.SIMD, Machine: i.Machine,
-		NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
+		Vector: i.Vector, NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
 }
 
 // OnAccelerator reports whether the run's backend is XLA on a GPU or TPU
@@ -69,6 +72,9 @@ func (p Provenance) String() string {
 	simd := ""
 	if p.Backend == "go" || strings.HasPrefix(p.Backend, "go ") {
 		simd = map[bool]string{true: ", SIMD", false: ", no SIMD"}[p.SIMD]
+		if p.SIMD && p.Vector != "" {
+			simd += " " + p.Vector
+		}
 	}
 	date := p.Date
 	if len(date) >= 10 {

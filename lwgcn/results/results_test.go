@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 )
 
 func TestPutReopenResume(t *testing.T) {
@@ -85,5 +87,26 @@ func TestGroup(t *testing.T) {
 	keys, groups := Group(runs, func(r Run) bool { return r.Model == "x" }, func(r Run) string { return r.Dataset })
 	if strings.Join(keys, ",") != "a,b" || len(groups["b"]) != 2 {
 		t.Errorf("Group keys %v groups %v", keys, groups)
+	}
+}
+
+// Provenance.String names the Go backend's vector kernels when the record
+// has them, and stays as before for records made without the field.
+func TestProvenanceStringVector(t *testing.T) {
+	p := Provenance{Commit: "0123456789abcdef", Backend: "go", SIMD: true, Machine: "AMD EPYC (family 25 model 1)",
+		Date: "2026-11-27T09:00:00Z"}
+	if got, want := p.String(), "commit 0123456789, backend go, SIMD, AMD EPYC (family 25 model 1), 2026-11-27"; got != want {
+		t.Errorf("without vector: %q, want %q", got, want)
+	}
+	p.Vector = "AVX2"
+	if got, want := p.String(), "commit 0123456789, backend go, SIMD AVX2, AMD EPYC (family 25 model 1), 2026-11-27"; got != want {
+		t.Errorf("with vector: %q, want %q", got, want)
+	}
+	p.Backend = "xla:cpu" // XLA's kernels are its own
+	if got := p.String(); strings.Contains(got, "AVX2") {
+		t.Errorf("XLA provenance names the Go kernels: %q", got)
+	}
+	if q := NewProvenance("go"); q.Vector != buildinfo.Get().Vector || q.Machine != buildinfo.Get().Machine {
+		t.Errorf("NewProvenance %+v does not carry buildinfo's machine and vector kernels", q)
 	}
 }
