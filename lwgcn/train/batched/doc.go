@@ -45,4 +45,18 @@
 // as many as Config.MemoryBudget (DefaultMemoryBudget, 6 GiB) allows, up to
 // MaxBatchSize, and a run that alone exceeds the budget is refused with
 // its estimate rather than silently batched.
+//
+// # What batching does not buy
+//
+// Batching removes per-operation overhead, not per-run work. On sparse
+// features most of an epoch is per-run work: the feature product gathers
+// every non-zero's weight row for every run (nnz x R·H values), and the
+// pure-Go backend materialises those rows before summing them. Larger
+// batches therefore stop paying early: GCN on Chameleon at two threads
+// took 11.9 ms per split-epoch with 10 runs per batch and 13.3 ms with 40
+// (lwgcn bench-batched -runs, 2026-11-27, a Zen 3 EPYC without AVX-512).
+// For the same reason the homophily sweep batches each point's splits and
+// does not train its points together as one disjoint-union graph (the
+// points share the features, so that union would add exactly this per-run
+// work).
 package batched
