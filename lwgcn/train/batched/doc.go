@@ -54,7 +54,8 @@
 // pure-Go backend materialises those rows before summing them. Larger
 // batches therefore stop paying early: GCN on Chameleon at two threads
 // took 11.9 ms per split-epoch with 10 runs per batch and 13.3 ms with 40
-// (lwgcn bench-batched -runs, 2026-11-27, a Zen 3 EPYC without AVX-512).
+// (lwgcn bench-batched -runs 10 and 40, one block each, 2026-11-27, an AMD
+// EPYC of family 25 model 1, no AVX-512).
 // For the same reason the homophily sweep batches each point's splits and
 // does not train its points together as one disjoint-union graph (the
 // points share the features, so that union would add exactly this per-run
