@@ -129,6 +129,9 @@ func runBenchBatched(args []string) error {
 	if err != nil {
 		return err
 	}
+	if n := authorsHostNote(info.IsGo(), buildinfo.Get().Vector); n != "" {
+		fmt.Println(n)
+	}
 	// Rows of other models, datasets or thread counts already recorded are kept.
 	file := experiments.BatchedBenchFile{}
 	if _, err := os.Stat(path); err == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/gomlx/compute"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
@@ -19,6 +20,9 @@ import (
 // settings and writes the table to path (results/bench-lwgcn.json).
 func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime time.Duration, opts []datasets.Option, path string) error {
 	ctx := context.Background()
+	if n := authorsHostNote(info.IsGo(), buildinfo.Get().Vector); n != "" {
+		fmt.Println(n)
+	}
 	var rows []results.EpochBench
 	for _, name := range names {
 		g, err := experiments.LoadGraph(ctx, name, opts...)
@@ -50,4 +54,18 @@ func benchLWGCNPath(suitePath string) string {
 		return "-"
 	}
 	return filepath.Join(filepath.Dir(suitePath), "bench-lwgcn.json")
+}
+
+// authorsHostNote warns, for the Go backend without AVX-512 kernels, that
+// the authors' figures beside ours come from the reference machine
+// (2 cores with AVX-512), where the Go backend runs its AVX-512 kernels:
+// the ratios printed here are not that side-by-side comparison. "" when
+// there is nothing to say (XLA, AVX-512, or kernels unknown).
+func authorsHostNote(isGo bool, vector string) string {
+	if !isGo || vector == "" || vector == buildinfo.VectorAVX512 {
+		return ""
+	}
+	return fmt.Sprintf("note: this host runs the Go backend's %s, not AVX-512: the authors' figures below were measured "+
+		"on the reference 2-core AVX-512 machine, so these ratios are not the side-by-side comparison (rerun both on one host)",
+		map[bool]string{true: "scalar code", false: vector + " kernels"}[vector == buildinfo.VectorNone])
 }
