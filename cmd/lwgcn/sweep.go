@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -135,6 +136,12 @@ func runSweep(args []string) error {
 		return err
 	}
 	defer s.stop()
+	plan, err := experiments.PlanSweep(s.ctx, s.backend, s.info, spec)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "sweep plan: %d runs to train (%d epochs), %d copies of edge-free runs; results in %s\n",
+		plan.Runs, plan.Epochs, plan.Copies, spec.ResultsPath)
 	spec.Progress = s.progress
 	file, err := experiments.SweepHomophily(s.ctx, s.backend, s.info, spec)
 	if err != nil {

@@ -96,38 +96,9 @@ func sweepGraph(ctx context.Context, spec SweepSpec, base *graph.Graph, p SweepP
 // point and records the test accuracy per split, resuming recorded runs.
 // Each run records the target and realised homophily and degree.
 func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec) (*results.File, error) {
-	if spec.ResultsPath == "" || spec.Base == "" {
-		return nil, fmt.Errorf("experiments: sweep needs a base and a results path")
-	}
-	if len(spec.Hs) == 0 {
-		spec.Hs = SweepHs
-	}
-	if len(spec.Degrees) == 0 {
-		spec.Degrees = SweepDegrees
-	}
-	if len(spec.Methods) == 0 {
-		spec.Methods = SweepMethods
-	}
-	var bases []string
-	if spec.Base != BaseCSBM {
-		bases = []string{spec.Base}
-	}
-	if err := checkNames(bases, spec.Methods); err != nil {
+	spec, err := checkSweepSpec(spec)
+	if err != nil {
 		return nil, err
-	}
-	for _, h := range spec.Hs {
-		if !(h >= 0 && h <= 1) {
-			return nil, fmt.Errorf("experiments: sweep homophily %v outside [0, 1]", h)
-		}
-	}
-	for _, d := range spec.Degrees {
-		// A graph without edges has no homophily (its realised h is NaN).
-		if !(d > 0) || math.IsInf(d, 0) {
-			return nil, fmt.Errorf("experiments: sweep average degree %v must be a finite number > 0", d)
-		}
-	}
-	if spec.Progress == nil {
-		spec.Progress = train.Silent{}
 	}
 	logf := func(format string, args ...any) {
 		if spec.Log != nil {
@@ -146,18 +117,95 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 	if err := file.BeginSession(sess); err != nil {
 		return file, err
 	}
-	err = sweepPoints(ctx, b, info, spec, file, labelwise.NewPseudoCache(), logf)
+	err = sweepPoints(ctx, b, info, spec, file, labelwise.NewPseudoCache(), logf, nil)
 	if endErr := file.EndSession(err); err == nil {
 		err = endErr
 	}
 	return file, err
 }
 
+// SweepPlan is what SweepHomophily will train for a spec: the runs not yet
+// recorded in its results file and the training epochs they report to
+// SweepSpec.Progress (each run's reference or overridden epochs; an
+// edge-free method's runs at a degree's later h values are copies and
+// train nothing).
+type SweepPlan struct {
+	Runs, Epochs int
+	// Copies counts the runs recorded as copies of an edge-free method's
+	// run at the degree's first h.
+	Copies int
+}
+
+// PlanSweep returns the spec's SweepPlan without training or writing
+// anything: it generates the points' graphs and builds the methods as the
+// sweep does, and reads the results file (absent: nothing recorded), so a
+// progress display can show the whole sweep's epochs from the start.
+func PlanSweep(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec) (SweepPlan, error) {
+	spec, err := checkSweepSpec(spec)
+	if err != nil {
+		return SweepPlan{}, err
+	}
+	file, err := results.Open(spec.ResultsPath) // reads; absent: empty
+	if err != nil {
+		return SweepPlan{}, err
+	}
+	spec.Progress = train.Silent{}
+	plan := &sweepPlan{planned: map[string]bool{}}
+	err = sweepPoints(ctx, b, info, spec, file, labelwise.NewPseudoCache(), func(string, ...any) {}, plan)
+	return plan.SweepPlan, err
+}
+
+// sweepPlan accumulates a dry run of sweepPoints: planned holds the keys
+// of the runs it would train.
+type sweepPlan struct {
+	SweepPlan
+	planned map[string]bool
+}
+
+// checkSweepSpec validates a spec and fills its defaults.
+func checkSweepSpec(spec SweepSpec) (SweepSpec, error) {
+	if spec.ResultsPath == "" || spec.Base == "" {
+		return spec, fmt.Errorf("experiments: sweep needs a base and a results path")
+	}
+	if len(spec.Hs) == 0 {
+		spec.Hs = SweepHs
+	}
+	if len(spec.Degrees) == 0 {
+		spec.Degrees = SweepDegrees
+	}
+	if len(spec.Methods) == 0 {
+		spec.Methods = SweepMethods
+	}
+	var bases []string
+	if spec.Base != BaseCSBM {
+		bases = []string{spec.Base}
+	}
+	if err := checkNames(bases, spec.Methods); err != nil {
+		return spec, err
+	}
+	for _, h := range spec.Hs {
+		if !(h >= 0 && h <= 1) {
+			return spec, fmt.Errorf("experiments: sweep homophily %v outside [0, 1]", h)
+		}
+	}
+	for _, d := range spec.Degrees {
+		// A graph without edges has no homophily (its realised h is NaN).
+		if !(d > 0) || math.IsInf(d, 0) {
+			return spec, fmt.Errorf("experiments: sweep average degree %v must be a finite number > 0", d)
+		}
+	}
+	if spec.Progress == nil {
+		spec.Progress = train.Silent{}
+	}
+	return spec, nil
+}
+
 // sweepPoints trains the sweep's points into an open file.
 // pseudo shares LW-GCN's f_P between the points (the same nodes, features,
-// labels and splits; f_P ignores the edges).
+// labels and splits; f_P ignores the edges). With a non-nil plan it trains
+// and writes nothing and adds what it would train to the plan.
 func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
-	pseudo *labelwise.PseudoCache, logf func(string, ...any)) error {
+	pseudo *labelwise.PseudoCache, logf func(string, ...any), plan *sweepPlan) error {
 	var base *graph.Graph
 	var err error
 	if spec.Base != BaseCSBM {
@@ -182,7 +230,7 @@ func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec
 				runs = runs[:spec.MaxRuns]
 			}
 			for _, name := range spec.Methods {
-				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, pseudo, logf); err != nil {
+				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, pseudo, logf, plan); err != nil {
 					return err
 				}
 			}
@@ -204,7 +252,7 @@ func sweepKey(spec SweepSpec, name string, p SweepPoint, r train.Run, config str
 
 func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec SweepSpec, file *results.File,
 	g *graph.Graph, p SweepPoint, real synth.Realised, name string, runs []train.Run, pseudo *labelwise.PseudoCache,
-	logf func(string, ...any)) error {
+	logf func(string, ...any), plan *sweepPlan) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -235,6 +283,22 @@ func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec
 	}
 	// The degree's first h, whose runs an edge-free method shares.
 	first := SweepPoint{H: spec.Hs[0], Degree: p.Degree}
+	if plan != nil {
+		copies := edgeFree[name] && spec.Base != BaseCSBM && p != first
+		for _, r := range runs {
+			key, firstKey := sweepKey(spec, name, p, r, config), sweepKey(spec, name, first, r, config)
+			switch {
+			case file.Has(key):
+			case copies && (file.Has(firstKey) || plan.planned[firstKey]):
+				plan.Copies++
+			default:
+				plan.planned[key] = true
+				plan.Runs++
+				plan.Epochs += int(params["epochs"])
+			}
+		}
+		return nil
+	}
 	var missing []train.Run
 	for _, r := range runs {
 		if file.Has(sweepKey(spec, name, p, r, config)) {

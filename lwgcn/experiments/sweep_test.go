@@ -9,6 +9,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 // A quick sweep (Algorithm 2 on Chameleon, average degree 20, three h values,
@@ -133,4 +134,62 @@ func TestUnknownNamesFailFirst(t *testing.T) {
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("results file written: %v", err)
 	}
+}
+
+// epochCounter counts the epochs a sweep reports.
+type epochCounter struct {
+	train.Silent
+	epochs int
+}
+
+func (c *epochCounter) EndEpoch(train.EpochStats) { c.epochs++ }
+
+// PlanSweep predicts what SweepHomophily trains: on Texas with two h values,
+// MLP, GCN (batched) and LW-GCN\G, 2 splits of 4 epochs, it plans by hand
+// 2 x (2 + 2) + 2 = 10 runs (MLP trains at the first h only; its 2 runs at
+// the second are copies), 40 epochs, and the sweep reports exactly 40.
+// Afterwards nothing is left to plan. One more split per point then plans
+// 2 x (1 + 1) + 1 = 5 runs and 20 epochs (1 copy), and the sweep reports 20.
+// The plan writes nothing: the results file does not exist until the sweep.
+func TestPlanSweepCountsWhatTheSweepTrains(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains models")
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "sweep.json")
+	spec := SweepSpec{Base: "texas", Hs: []float64{0.2, 0.8}, Degrees: []float64{3},
+		Methods: []string{"mlp", "gcn", "lwgcn-g"}, MaxRuns: 2, Override: Overrides{Epochs: 4}, Seed: 3,
+		DatasetOptions: dstest.Options(t), ResultsPath: path}
+	ctx := context.Background()
+	check := func(maxRuns int, want SweepPlan) {
+		t.Helper()
+		spec.MaxRuns = maxRuns
+		plan, err := PlanSweep(ctx, b, info, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan != want {
+			t.Fatalf("%d splits: plan %+v, want %+v", maxRuns, plan, want)
+		}
+		if _, err := os.Stat(path); want.Runs == 10 && !os.IsNotExist(err) {
+			t.Fatalf("PlanSweep wrote %s (stat: %v)", path, err)
+		}
+		count := &epochCounter{}
+		spec.Progress = count
+		if _, err := SweepHomophily(ctx, b, info, spec); err != nil {
+			t.Fatal(err)
+		}
+		spec.Progress = nil
+		if count.epochs != want.Epochs {
+			t.Errorf("%d splits: the sweep reported %d epochs, the plan said %d", maxRuns, count.epochs, want.Epochs)
+		}
+		if after, err := PlanSweep(ctx, b, info, spec); err != nil || after != (SweepPlan{}) {
+			t.Errorf("%d splits: after the sweep the plan is %+v (%v), want nothing", maxRuns, after, err)
+		}
+	}
+	check(2, SweepPlan{Runs: 10, Epochs: 40, Copies: 2})
+	check(3, SweepPlan{Runs: 5, Epochs: 20, Copies: 1})
 }
