@@ -126,9 +126,9 @@ func SweepHomophily(ctx context.Context, b compute.Backend, info backend.Info, s
 
 // SweepPlan is what SweepHomophily will train for a spec: the runs not yet
 // recorded in its results file and the training epochs they report to
-// SweepSpec.Progress (each run's reference or overridden epochs; an
-// edge-free method's runs at a degree's later h values are copies and
-// train nothing).
+// SweepSpec.Progress (each run's reference or overridden epochs, times the
+// rounds of a refinement; an edge-free method's runs at a degree's later h
+// values are copies and train nothing).
 type SweepPlan struct {
 	Runs, Epochs int
 	// Copies counts the runs recorded as copies of an edge-free method's
@@ -294,7 +294,8 @@ func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec
 			default:
 				plan.planned[key] = true
 				plan.Runs++
-				plan.Epochs += int(params["epochs"])
+				// A refinement retrains its models once per round.
+				plan.Epochs += int(params["epochs"]) * (1 + int(params["refine_rounds"]))
 			}
 		}
 		return nil

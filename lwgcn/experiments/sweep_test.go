@@ -192,4 +192,8 @@ func TestPlanSweepCountsWhatTheSweepTrains(t *testing.T) {
 	}
 	check(2, SweepPlan{Runs: 10, Epochs: 40, Copies: 2})
 	check(3, SweepPlan{Runs: 5, Epochs: 20, Copies: 1})
+	// A refinement round retrains f_C: one run of LW-GCN with one round at
+	// one h trains 2 x 4 epochs.
+	spec.Methods, spec.Hs, spec.ResultsPath = []string{"lwgcn+refine1"}, []float64{0.5}, filepath.Join(t.TempDir(), "r.json")
+	check(1, SweepPlan{Runs: 1, Epochs: 8})
 }
