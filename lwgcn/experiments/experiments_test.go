@@ -278,3 +278,39 @@ func TestBudgetNote(t *testing.T) {
 		t.Errorf("goal met, yet a note:\n%s", n)
 	}
 }
+
+// WorkerShare splits runs between workers: every run goes to exactly one
+// worker, in order, and the shares differ in size by at most one.
+func TestWorkerShare(t *testing.T) {
+	runs := Protocol("texas", 10)
+	if got := WorkerShare(runs, 0, 1); len(got) != 10 {
+		t.Fatalf("one worker keeps %d runs, want 10", len(got))
+	}
+	for _, n := range []int{2, 3, 4, 11} {
+		seen := map[int]int{}
+		sizes := []int{}
+		for w := range n {
+			share := WorkerShare(runs, w, n)
+			sizes = append(sizes, len(share))
+			for i, r := range share {
+				seen[r.Split]++
+				if i > 0 && r.Split <= share[i-1].Split {
+					t.Errorf("%d workers, worker %d: runs out of order: %v", n, w, share)
+				}
+			}
+		}
+		for s := range 10 {
+			if seen[s] != 1 {
+				t.Errorf("%d workers: split %d runs %d times", n, s, seen[s])
+			}
+		}
+		if slices.Max(sizes)-slices.Min(sizes) > 1 {
+			t.Errorf("%d workers: share sizes %v", n, sizes)
+		}
+	}
+	// Planetoid: the public split's three seeds are shared out too.
+	if a, b := WorkerShare(Protocol("cora", 1), 0, 2), WorkerShare(Protocol("cora", 1), 1, 2); len(a) != 2 || len(b) != 1 ||
+		a[0].Seed != 10 || b[0].Seed != 11 || a[1].Seed != 12 {
+		t.Errorf("cora shares %v and %v", a, b)
+	}
+}

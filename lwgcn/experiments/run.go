@@ -32,6 +32,19 @@ func Protocol(dataset string, numSplits int) []train.Run {
 	return train.Runs(splits, 15)
 }
 
+// WorkerShare returns worker's share of runs among workers (all of them
+// when workers <= 1): the runs at positions worker, worker+workers, ...
+func WorkerShare(runs []train.Run, worker, workers int) []train.Run {
+	if workers <= 1 {
+		return runs
+	}
+	var out []train.Run
+	for i := worker; i < len(runs); i += workers {
+		out = append(out, runs[i])
+	}
+	return out
+}
+
 // Spec describes an experiment run.
 type Spec struct {
 	// Experiment names the experiment ("table2", "table3", "grid", ...).
@@ -49,6 +62,13 @@ type Spec struct {
 	// MaxRuns > 0 keeps only the first MaxRuns (split, seed) runs per
 	// dataset (after Splits).
 	MaxRuns int
+	// Worker and Workers share a table between processes run at once: with
+	// Workers > 1 this process keeps, of each dataset's runs (after Splits
+	// and MaxRuns), those at positions Worker, Worker+Workers, ... so that
+	// Workers processes with Worker = 0 .. Workers-1 run every run once and
+	// get the same number of each cell's runs (give each its own
+	// ResultsPath, then merge them).
+	Worker, Workers int
 	// DatasetOptions are passed to datasets.Load (mirror, cache).
 	DatasetOptions []datasets.Option
 	// Log receives one line per run (nil: discarded); Progress the epochs.
@@ -112,6 +132,9 @@ func runSession(ctx context.Context, b compute.Backend, info backend.Info, spec 
 	if err := checkNames(spec.Datasets, spec.Methods); err != nil {
 		return nil, err
 	}
+	if spec.Workers > 1 && (spec.Worker < 0 || spec.Worker >= spec.Workers) {
+		return nil, fmt.Errorf("experiments: worker %d of %d: want 0 <= worker < workers", spec.Worker, spec.Workers)
+	}
 	file, err := results.Open(spec.ResultsPath)
 	if err != nil {
 		return nil, err
@@ -165,6 +188,10 @@ func runSpec(ctx context.Context, b compute.Backend, info backend.Info, spec Spe
 		}
 		if spec.MaxRuns > 0 && len(runs) > spec.MaxRuns {
 			runs = runs[:spec.MaxRuns]
+		}
+		if runs = WorkerShare(runs, spec.Worker, spec.Workers); len(runs) == 0 {
+			logf("%s: no runs for worker %d of %d", ds, spec.Worker, spec.Workers)
+			continue
 		}
 		for _, name := range spec.Methods {
 			if err := runMethod(ctx, b, info, spec, file, g, ds, name, runs, pseudo, logf); err != nil {

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// parseWorker reads -worker "i/N" (0 <= i < N, N >= 2).
+func parseWorker(s string) (worker, workers int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(a))
+	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || n < 2 || i < 0 || i >= n {
+		return 0, 0, usageErrorf("-worker %q: want i/N with N >= 2 and 0 <= i < N, e.g. 0/2", s)
+	}
+	return i, n, nil
+}
+
+// workerPath is worker i's results file beside target. The name is fixed,
+// so that a later invocation finds what an interrupted one left.
+func workerPath(target string, i, n int) string {
+	return fmt.Sprintf("%s.worker%dof%d.json", strings.TrimSuffix(target, ".json"), i, n)
+}
+
+// runWorkers runs `lwgcn reproduce` as n processes at once, each with
+// GOMAXPROCS = NumCPU/n (at least 1) and its share of every dataset's runs
+// (-worker i/n), and merges their results into target. Each worker starts
+// from a copy of target, so it skips what is recorded; what the workers
+// record is merged in when they end, also after a failure or Ctrl-C, and
+// worker files that an interrupted invocation left are merged first.
+// fs holds the command line as parsed; every flag set on it except -procs,
+// -results, -quiet and -worker goes to the workers.
+func runWorkers(fs *flag.FlagSet, table string, n int, target string) error {
+	if err := mergeWorkerFiles(target, n, false); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("reproduce -procs: %w", err)
+	}
+	var common []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "procs", "results", "quiet", "worker":
+			return
+		}
+		common = append(common, "-"+f.Name+"="+f.Value.String())
+	})
+	threads := max(1, runtime.NumCPU()/n)
+	fmt.Fprintf(os.Stderr, "reproduce %s: %d worker processes at GOMAXPROCS=%d, each with every %d-th run of each dataset; "+
+		"merged into %s at the end\n", table, n, threads, n, target)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range n {
+		path := workerPath(target, i, n)
+		if err := copyFile(target, path); err != nil {
+			return fmt.Errorf("reproduce -procs: %w", err)
+		}
+		args := append([]string{"reproduce", table}, common...)
+		args = append(args, "-worker", fmt.Sprintf("%d/%d", i, n), "-results", path, "-quiet")
+		cmd := exec.CommandContext(ctx, self, args...)
+		// Ctrl-C reaches the workers from the terminal; a signal to this
+		// process alone is passed on, and each worker ends its session.
+		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+		cmd.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(threads))
+		prefix := fmt.Sprintf("[worker %d/%d] ", i, n)
+		stdout, err1 := cmd.StdoutPipe()
+		stderr, err2 := cmd.StderrPipe()
+		if err := errors.Join(err1, err2, cmd.Start()); err != nil {
+			return fmt.Errorf("reproduce -procs: starting worker %d: %w", i, err)
+		}
+		var pipes sync.WaitGroup
+		pipes.Add(2)
+		go func() { defer pipes.Done(); prefixLines(os.Stdout, stdout, prefix) }()
+		go func() { defer pipes.Done(); prefixLines(os.Stderr, stderr, prefix) }()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pipes.Wait()
+			if err := cmd.Wait(); err != nil {
+				errs[i] = fmt.Errorf("worker %d/%d: %w", i, n, err)
+			}
+		}()
+	}
+	wg.Wait()
+	mergeErr := mergeWorkerFiles(target, n, true)
+	return errors.Join(errors.Join(errs...), mergeErr)
+}
+
+// mergeWorkerFiles merges the worker files of n workers that exist into
+// target and removes each once merged; verbose prints what each added.
+func mergeWorkerFiles(target string, n int, verbose bool) error {
+	for i := range n {
+		path := workerPath(target, i, n)
+		if _, err := os.Stat(path); errors.Is(err, iofs.ErrNotExist) {
+			continue
+		}
+		src, err := results.Open(path)
+		if err != nil {
+			return fmt.Errorf("reproduce -procs: %w", err)
+		}
+		dst, err := results.Open(target)
+		if err != nil {
+			return fmt.Errorf("reproduce -procs: %w", err)
+		}
+		added, _, err := dst.Merge(src)
+		if err != nil {
+			return fmt.Errorf("reproduce -procs: merging %s: %w (it is kept)", path, err)
+		}
+		if verbose || added > 0 {
+			fmt.Fprintf(os.Stderr, "merged %s into %s: %d runs added (now %d runs)\n", path, target, added, len(dst.Runs()))
+		}
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("reproduce -procs: %w", err)
+		}
+	}
+	return nil
+}
+
+// copyFile copies src to dst through a temporary file and a rename (an
+// absent src removes dst: the worker starts from nothing).
+func copyFile(src, dst string) error {
+	data, err := os.ReadFile(src)
+	if errors.Is(err, iofs.ErrNotExist) {
+		if err := os.Remove(dst); err != nil && !errors.Is(err, iofs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	tmp := dst + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, dst)
+}
+
+// prefixLines copies r to w line by line, each line prefixed.
+func prefixLines(w io.Writer, r io.Reader, prefix string) {
+	s := bufio.NewScanner(r)
+	s.Buffer(make([]byte, 64<<10), 1<<20)
+	for s.Scan() {
+		fmt.Fprintln(w, prefix+s.Text())
+	}
+}

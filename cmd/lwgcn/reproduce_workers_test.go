@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// reproduce -procs 2 records the same runs with the same results as one
+// process (runs alone: -batch 1), in two sessions (one per worker), and
+// leaves no worker file. A worker file that an interrupted invocation left
+// is merged in by the next one.
+func TestReproduceProcsMatchesOneProcess(t *testing.T) {
+	bin := lwgcnBinary(t)
+	dir := t.TempDir()
+	cache := t.TempDir()
+	run := func(path string, extra ...string) {
+		t.Helper()
+		args := append([]string{"reproduce", "table2", "-datasets", "texas,cora", "-methods", "mlp,gcn", "-epochs", "6",
+			"-batch", "1", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache, "-results", path}, extra...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+		var e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &e, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("lwgcn %v: %v\n%s", args, err, e.String())
+		}
+	}
+	one, two := filepath.Join(dir, "one.json"), filepath.Join(dir, "two.json")
+	run(one)
+	run(two, "-procs", "2")
+	a, err := results.Open(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := results.Open(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Texas: 10 splits, Cora: 3 seeds of the public split; two methods.
+	if len(a.Runs()) != 26 || len(b.Runs()) != 26 {
+		t.Fatalf("%d runs in one process, %d in two, want 26", len(a.Runs()), len(b.Runs()))
+	}
+	for _, r := range a.Runs() {
+		o, ok := b.Get(r.Key)
+		if !ok || o.TestAcc != r.TestAcc || o.ValAcc != r.ValAcc || o.BestEpoch != r.BestEpoch {
+			t.Errorf("%s: one process test %v val %v epoch %d; two: %+v (found %v)", r.Key, r.TestAcc, r.ValAcc,
+				r.BestEpoch, o, ok)
+		}
+	}
+	if n := len(b.Sessions()); n != 2 {
+		t.Errorf("%d sessions from two workers, want 2", n)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "*worker*"))
+	if len(left) != 0 {
+		t.Errorf("worker files left: %v", left)
+	}
+
+	// An interrupted invocation's worker file: merged by the next one, whose
+	// workers then find every run recorded.
+	three := filepath.Join(dir, "three.json")
+	data, err := os.ReadFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(workerPath(three, 1, 2), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(three, "-procs", "2")
+	c, err := results.Open(three)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs()) != 26 {
+		t.Errorf("after a left worker file: %d runs, want 26", len(c.Runs()))
+	}
+	for _, s := range c.Sessions()[1:] {
+		if s.RunsAdded != 0 {
+			t.Errorf("a worker trained %d runs that the left worker file held", s.RunsAdded)
+		}
+	}
+}
