@@ -122,6 +122,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"reproduce", "table2", "-procs", "2", "-worker", "0/2"}, 2, "-worker and -procs: -procs starts its workers itself"},
 		{[]string{"reproduce", "table2", "-batch", "-1"}, 2, "-batch -1: must be >= 0 (0: auto, 1: every run alone, N: N runs per computation)"},
 		{[]string{"sweep", "-batch", "-2"}, 2, "-batch -2: must be >= 0"},
+		{[]string{"sweep", "-procs", "0"}, 2, "-procs 0: must be >= 1"},
+		{[]string{"sweep", "-worker", "0/1"}, 2, `-worker "0/1": want i/N with N >= 2`},
 		{[]string{"bench", "-lwgcn-only", "-batched"}, 2, "-batched must come first: lwgcn bench -batched [bench-batched flags]"},
 		{[]string{"bench", "-batched", "-model", "nope"}, 1, `bench-batched: -model "nope": want one of fagcn, gat, gcn, gcnii, gprgnn, lwgcn, mlp`},
 		{[]string{"merge", "a.json"}, 2, "merge: want -into FILE and at least one file to merge"},

@@ -193,7 +193,7 @@ func runReproduce(args []string) error {
 		spec.ResultsPath = *out
 	}
 	if *procs > 1 {
-		return runWorkers(fs, table, *procs, spec.ResultsPath)
+		return runWorkers(fs, []string{"reproduce", table}, *procs, spec.ResultsPath)
 	}
 	s, err := newSession(*quiet)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,7 +37,8 @@ func workerPath(target string, i, n int) string {
 	return fmt.Sprintf("%s.worker%dof%d.json", strings.TrimSuffix(target, ".json"), i, n)
 }
 
-// runWorkers runs `lwgcn reproduce` as n processes at once, each with
+// runWorkers runs `lwgcn <lead...>` (reproduce TABLE, or sweep) as n
+// processes at once, each with
 // GOMAXPROCS = NumCPU/n (at least 1) and its share of every dataset's runs
 // (-worker i/n), and merges their results into target. Each worker starts
 // from a copy of target, so it skips what is recorded; what the workers
@@ -44,13 +46,14 @@ func workerPath(target string, i, n int) string {
 // worker files that an interrupted invocation left are merged first.
 // fs holds the command line as parsed; every flag set on it except -procs,
 // -results, -quiet and -worker goes to the workers.
-func runWorkers(fs *flag.FlagSet, table string, n int, target string) error {
+func runWorkers(fs *flag.FlagSet, lead []string, n int, target string) error {
+	name := strings.Join(lead, " ")
 	if err := mergeWorkerFiles(target, n, false); err != nil {
 		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("reproduce -procs: %w", err)
+		return fmt.Errorf("%s -procs: %w", lead[0], err)
 	}
 	var common []string
 	fs.Visit(func(f *flag.Flag) {
@@ -61,8 +64,8 @@ func runWorkers(fs *flag.FlagSet, table string, n int, target string) error {
 		common = append(common, "-"+f.Name+"="+f.Value.String())
 	})
 	threads := max(1, runtime.NumCPU()/n)
-	fmt.Fprintf(os.Stderr, "reproduce %s: %d worker processes at GOMAXPROCS=%d, each with every %d-th run of each dataset; "+
-		"merged into %s at the end\n", table, n, threads, n, target)
+	fmt.Fprintf(os.Stderr, "%s: %d worker processes at GOMAXPROCS=%d, each with every %d-th run of each dataset or point; "+
+		"merged into %s at the end\n", name, n, threads, n, target)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var wg sync.WaitGroup
@@ -70,9 +73,9 @@ func runWorkers(fs *flag.FlagSet, table string, n int, target string) error {
 	for i := range n {
 		path := workerPath(target, i, n)
 		if err := copyFile(target, path); err != nil {
-			return fmt.Errorf("reproduce -procs: %w", err)
+			return fmt.Errorf("%s -procs: %w", lead[0], err)
 		}
-		args := append([]string{"reproduce", table}, common...)
+		args := append(slices.Clone(lead), common...)
 		args = append(args, "-worker", fmt.Sprintf("%d/%d", i, n), "-results", path, "-quiet")
 		cmd := exec.CommandContext(ctx, self, args...)
 		// Ctrl-C reaches the workers from the terminal; a signal to this
@@ -83,7 +86,7 @@ func runWorkers(fs *flag.FlagSet, table string, n int, target string) error {
 		stdout, err1 := cmd.StdoutPipe()
 		stderr, err2 := cmd.StderrPipe()
 		if err := errors.Join(err1, err2, cmd.Start()); err != nil {
-			return fmt.Errorf("reproduce -procs: starting worker %d: %w", i, err)
+			return fmt.Errorf("%s -procs: starting worker %d: %w", lead[0], i, err)
 		}
 		var pipes sync.WaitGroup
 		pipes.Add(2)
@@ -113,21 +116,21 @@ func mergeWorkerFiles(target string, n int, verbose bool) error {
 		}
 		src, err := results.Open(path)
 		if err != nil {
-			return fmt.Errorf("reproduce -procs: %w", err)
+			return fmt.Errorf("-procs: %w", err)
 		}
 		dst, err := results.Open(target)
 		if err != nil {
-			return fmt.Errorf("reproduce -procs: %w", err)
+			return fmt.Errorf("-procs: %w", err)
 		}
 		added, _, err := dst.Merge(src)
 		if err != nil {
-			return fmt.Errorf("reproduce -procs: merging %s: %w (it is kept)", path, err)
+			return fmt.Errorf("-procs: merging %s: %w (it is kept)", path, err)
 		}
 		if verbose || added > 0 {
 			fmt.Fprintf(os.Stderr, "merged %s into %s: %d runs added (now %d runs)\n", path, target, added, len(dst.Runs()))
 		}
 		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("reproduce -procs: %w", err)
+			return fmt.Errorf("-procs: %w", err)
 		}
 	}
 	return nil

@@ -85,3 +85,39 @@ func TestReproduceProcsMatchesOneProcess(t *testing.T) {
 		}
 	}
 }
+
+// sweep -procs 2 records the same runs with the same results as one
+// process, MLP's copies at the later h included.
+func TestSweepProcsMatchesOneProcess(t *testing.T) {
+	bin := lwgcnBinary(t)
+	dir, cache := t.TempDir(), t.TempDir()
+	run := func(path string, extra ...string) *results.File {
+		t.Helper()
+		args := append([]string{"sweep", "-base", "texas", "-degrees", "3", "-homophily", "0.2,0.8", "-methods", "mlp,gcn",
+			"-epochs", "5", "-max-runs", "4", "-batch", "1", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache,
+			"-results", path}, extra...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+		var e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &e, &e
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("lwgcn %v: %v\n%s", args, err, e.String())
+		}
+		f, err := results.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	a := run(filepath.Join(dir, "one.json"))
+	b := run(filepath.Join(dir, "two.json"), "-procs", "2")
+	// 2 h x 4 splits x 2 methods.
+	if len(a.Runs()) != 16 || len(b.Runs()) != 16 {
+		t.Fatalf("%d runs in one process, %d in two, want 16", len(a.Runs()), len(b.Runs()))
+	}
+	for _, r := range a.Runs() {
+		if o, ok := b.Get(r.Key); !ok || o.TestAcc != r.TestAcc || o.BestEpoch != r.BestEpoch || o.Note != r.Note {
+			t.Errorf("%s: one process %v (epoch %d, note %q); two: %+v (found %v)", r.Key, r.TestAcc, r.BestEpoch, r.Note, o, ok)
+		}
+	}
+}

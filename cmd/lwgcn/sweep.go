@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
 func init() {
@@ -81,6 +82,9 @@ func runSweep(args []string) error {
 	data := addDataFlags(fs)
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
 	batch := addBatchFlag(fs)
+	procs := fs.Int("procs", 1, "run the sweep as N processes at once, each at GOMAXPROCS=CPUs/N with every N-th run of each "+
+		"point (-worker), merged into -results when they end")
+	workerFlag := fs.String("worker", "", "run only this process's share of each point's runs, `i/N` (as reproduce -worker)")
 	if err := homophilyWasH(args); err != nil {
 		return err
 	}
@@ -96,7 +100,21 @@ func runSweep(args []string) error {
 	if *batch < 0 {
 		return usageErrorf("-batch %d: must be >= 0 (0: auto, 1: every run alone, N: N runs per computation)", *batch)
 	}
+	if *procs < 1 {
+		return usageErrorf("-procs %d: must be >= 1", *procs)
+	}
+	worker, workers := 0, 0
+	if *workerFlag != "" {
+		if *procs > 1 {
+			return usageErrorf("-worker and -procs: -procs starts its workers itself")
+		}
+		var err error
+		if worker, workers, err = parseWorker(*workerFlag); err != nil {
+			return err
+		}
+	}
 	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns, Command: "sweep", Batch: *batch,
+		Worker: worker, Workers: workers,
 		DatasetOptions: data.options(), Log: func(s string) { fmt.Println(s) },
 		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
 	var err error
@@ -130,6 +148,17 @@ func runSweep(args []string) error {
 	}
 	if *out != "" {
 		spec.ResultsPath = *out
+	}
+	if *procs > 1 {
+		if err := runWorkers(fs, []string{"sweep"}, *procs, spec.ResultsPath); err != nil {
+			return err
+		}
+		file, err := results.Open(spec.ResultsPath)
+		if err != nil {
+			return err
+		}
+		fmt.Print(experiments.SweepMarkdown(file.Runs(), spec.Base))
+		return nil
 	}
 	s, err := newSession(*quiet)
 	if err != nil {

@@ -46,8 +46,12 @@ type SweepSpec struct {
 	Degrees []float64
 	Methods []string
 	// MaxRuns > 0 keeps the first MaxRuns (split, seed) runs per point.
-	MaxRuns  int
-	Override Overrides
+	MaxRuns int
+	// Worker and Workers share the sweep between processes as Spec's do:
+	// of each point's runs (after MaxRuns), this process keeps those at
+	// positions Worker, Worker+Workers, ...
+	Worker, Workers int
+	Override        Overrides
 	// Seed seeds the graph generator (each point gets its own stream).
 	Seed           uint64
 	ResultsPath    string
@@ -194,6 +198,9 @@ func checkSweepSpec(spec SweepSpec) (SweepSpec, error) {
 			return spec, fmt.Errorf("experiments: sweep average degree %v must be a finite number > 0", d)
 		}
 	}
+	if spec.Workers > 1 && (spec.Worker < 0 || spec.Worker >= spec.Workers) {
+		return spec, fmt.Errorf("experiments: sweep worker %d of %d: want 0 <= worker < workers", spec.Worker, spec.Workers)
+	}
 	if spec.Progress == nil {
 		spec.Progress = train.Silent{}
 	}
@@ -229,6 +236,7 @@ func sweepPoints(ctx context.Context, b compute.Backend, info backend.Info, spec
 			if spec.MaxRuns > 0 && len(runs) > spec.MaxRuns {
 				runs = runs[:spec.MaxRuns]
 			}
+			runs = WorkerShare(runs, spec.Worker, spec.Workers)
 			for _, name := range spec.Methods {
 				if err := sweepMethod(ctx, b, info, spec, file, g, p, real, name, runs, pseudo, logf, plan); err != nil {
 					return err
