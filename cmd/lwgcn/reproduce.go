@@ -108,12 +108,7 @@ func runReproduce(args []string) error {
 	list := fs.Bool("list", false, "list the tables and methods and exit")
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
 	batch := addBatchFlag(fs)
-	procs := fs.Int("procs", 1, "run the table as N processes at once, each at GOMAXPROCS=CPUs/N with every N-th run of each "+
-		"dataset (-worker), merged into -results when they end; on two cores, -procs 2 finishes more runs per hour than one "+
-		"two-thread process")
-	workerFlag := fs.String("worker", "", "run only this process's share of the runs, `i/N`: of each dataset's runs, those at "+
-		"positions i, i+N, ... (N processes with i = 0..N-1, each with its own -results file, run a table in parallel; "+
-		"-procs starts them itself)")
+	workerF := addWorkerFlags(fs, "dataset")
 	// The table name may come before the flags.
 	table := ""
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -133,22 +128,12 @@ func runReproduce(args []string) error {
 	if *batch < 0 {
 		return usageErrorf("-batch %d: must be >= 0 (0: auto, 1: every run alone, N: N runs per computation)", *batch)
 	}
-	if *procs < 1 {
-		return usageErrorf("-procs %d: must be >= 1", *procs)
-	}
-	worker, workers := 0, 0
-	if *workerFlag != "" {
-		if *procs > 1 {
-			return usageErrorf("-worker and -procs: -procs starts its workers itself")
-		}
-		var err error
-		if worker, workers, err = parseWorker(*workerFlag); err != nil {
-			return err
-		}
+	worker, workers, err := workerF.parse()
+	if err != nil {
+		return err
 	}
 	var splits []int
 	if *splitsFlag != "" && *splitsFlag != "all" {
-		var err error
 		if splits, err = parseSplits(*splitsFlag, -1); err != nil {
 			return err
 		}
@@ -192,8 +177,8 @@ func runReproduce(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
-	if *procs > 1 {
-		return runWorkers(fs, []string{"reproduce", table}, *procs, spec.ResultsPath)
+	if *workerF.procs > 1 {
+		return runWorkers(fs, []string{"reproduce", table}, *workerF.procs, spec.ResultsPath)
 	}
 	s, err := newSession(*quiet)
 	if err != nil {

@@ -20,6 +20,39 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
+// workerFlags are -procs and -worker, shared by reproduce and sweep.
+type workerFlags struct {
+	procs  *int
+	worker *string
+}
+
+// addWorkerFlags adds -procs and -worker; unit names what a worker's share
+// is taken from ("dataset", "point").
+func addWorkerFlags(fs *flag.FlagSet, unit string) workerFlags {
+	return workerFlags{
+		procs: fs.Int("procs", 1, "run as N processes at once, each at GOMAXPROCS=CPUs/N with every N-th run of each "+unit+
+			" (-worker), merged into -results when they end; on two cores, -procs 2 finishes more runs per hour than one "+
+			"two-thread process"),
+		worker: fs.String("worker", "", "run only this process's share of the runs, `i/N`: of each "+unit+"'s runs, those at "+
+			"positions i, i+N, ... (N processes with i = 0..N-1, each with its own -results file; -procs starts them itself)"),
+	}
+}
+
+// parse checks the flags and returns this process's worker share (0, 0:
+// all runs).
+func (w workerFlags) parse() (worker, workers int, err error) {
+	if *w.procs < 1 {
+		return 0, 0, usageErrorf("-procs %d: must be >= 1", *w.procs)
+	}
+	if *w.worker == "" {
+		return 0, 0, nil
+	}
+	if *w.procs > 1 {
+		return 0, 0, usageErrorf("-worker and -procs: -procs starts its workers itself")
+	}
+	return parseWorker(*w.worker)
+}
+
 // parseWorker reads -worker "i/N" (0 <= i < N, N >= 2).
 func parseWorker(s string) (worker, workers int, err error) {
 	a, b, ok := strings.Cut(s, "/")

@@ -11,6 +11,20 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
+// mustRunLwgcn runs the built command on the Go backend with args exactly
+// as given (runLwgcn would add its own -results) and fails the test, with
+// the output, when it does not succeed.
+func mustRunLwgcn(t *testing.T, bin string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("lwgcn %v: %v\n%s", args, err, out.String())
+	}
+}
+
 // reproduce -procs 2 records the same runs with the same results as one
 // process (runs alone: -batch 1), in two sessions (one per worker), and
 // leaves no worker file. A worker file that an interrupted invocation left
@@ -21,15 +35,9 @@ func TestReproduceProcsMatchesOneProcess(t *testing.T) {
 	cache := t.TempDir()
 	run := func(path string, extra ...string) {
 		t.Helper()
-		args := append([]string{"reproduce", "table2", "-datasets", "texas,cora", "-methods", "mlp,gcn", "-epochs", "6",
-			"-batch", "1", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache, "-results", path}, extra...)
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
-		var e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &e, &e
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("lwgcn %v: %v\n%s", args, err, e.String())
-		}
+		mustRunLwgcn(t, bin, append([]string{"reproduce", "table2", "-datasets", "texas,cora", "-methods", "mlp,gcn",
+			"-epochs", "6", "-batch", "1", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache, "-results", path},
+			extra...)...)
 	}
 	one, two := filepath.Join(dir, "one.json"), filepath.Join(dir, "two.json")
 	run(one)
@@ -93,16 +101,9 @@ func TestSweepProcsMatchesOneProcess(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
 	run := func(path string, extra ...string) *results.File {
 		t.Helper()
-		args := append([]string{"sweep", "-base", "texas", "-degrees", "3", "-homophily", "0.2,0.8", "-methods", "mlp,gcn",
-			"-epochs", "5", "-max-runs", "4", "-batch", "1", "-quiet", "-mirror", dstest.SharedDir(t), "-cache", cache,
-			"-results", path}, extra...)
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
-		var e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &e, &e
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("lwgcn %v: %v\n%s", args, err, e.String())
-		}
+		mustRunLwgcn(t, bin, append([]string{"sweep", "-base", "texas", "-degrees", "3", "-homophily", "0.2,0.8",
+			"-methods", "mlp,gcn", "-epochs", "5", "-max-runs", "4", "-batch", "1", "-quiet", "-mirror", dstest.SharedDir(t),
+			"-cache", cache, "-results", path}, extra...)...)
 		f, err := results.Open(path)
 		if err != nil {
 			t.Fatal(err)

@@ -82,9 +82,7 @@ func runSweep(args []string) error {
 	data := addDataFlags(fs)
 	quiet := fs.Bool("quiet", false, "no per-epoch progress bar")
 	batch := addBatchFlag(fs)
-	procs := fs.Int("procs", 1, "run the sweep as N processes at once, each at GOMAXPROCS=CPUs/N with every N-th run of each "+
-		"point (-worker), merged into -results when they end")
-	workerFlag := fs.String("worker", "", "run only this process's share of each point's runs, `i/N` (as reproduce -worker)")
+	workerF := addWorkerFlags(fs, "point")
 	if err := homophilyWasH(args); err != nil {
 		return err
 	}
@@ -100,24 +98,14 @@ func runSweep(args []string) error {
 	if *batch < 0 {
 		return usageErrorf("-batch %d: must be >= 0 (0: auto, 1: every run alone, N: N runs per computation)", *batch)
 	}
-	if *procs < 1 {
-		return usageErrorf("-procs %d: must be >= 1", *procs)
-	}
-	worker, workers := 0, 0
-	if *workerFlag != "" {
-		if *procs > 1 {
-			return usageErrorf("-worker and -procs: -procs starts its workers itself")
-		}
-		var err error
-		if worker, workers, err = parseWorker(*workerFlag); err != nil {
-			return err
-		}
+	worker, workers, err := workerF.parse()
+	if err != nil {
+		return err
 	}
 	spec := experiments.SweepSpec{Base: *base, Seed: *seed, MaxRuns: *maxRuns, Command: "sweep", Batch: *batch,
 		Worker: worker, Workers: workers,
 		DatasetOptions: data.options(), Log: func(s string) { fmt.Println(s) },
 		ResultsPath: filepath.Join(resultsDir(), "sweep.json"), Methods: strings.Split(*methods, ",")}
-	var err error
 	if spec.Hs, err = parseFloats("homophily", *hs); err != nil {
 		return err
 	}
@@ -149,8 +137,8 @@ func runSweep(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
-	if *procs > 1 {
-		if err := runWorkers(fs, []string{"sweep"}, *procs, spec.ResultsPath); err != nil {
+	if *workerF.procs > 1 {
+		if err := runWorkers(fs, []string{"sweep"}, *workerF.procs, spec.ResultsPath); err != nil {
 			return err
 		}
 		file, err := results.Open(spec.ResultsPath)
