@@ -20,6 +20,7 @@ import (
 //	H      = BlockMatrix(Ŷ, A)                       [C, C]
 //	Q      = BlockCompatibility(H, Enhance)          [C, C]
 //	alpha  = BlockEdgeWeights(B, Q, A)               softmax over each row of (B Q Bᵀ) ∘ A
+//	         (BlockEdgeWeightsSlots in A's slot layout on graphs with one: the same values)
 //	h⁰ = X;  h^(l) = ReLU(BMGCNConv(Dropout(h^(l-1)), alpha))   for l < Layers
 //	logits = BMGCNConv(h^(Layers-1), alpha)          (no dropout before the last layer)
 //
@@ -94,7 +95,19 @@ func (m BMGCN) ForwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits
 	isTrain := ExpandAxes(GreaterThan(ConvertDType(in.Get(nn.InputTrainMask), dt), ScalarZero(mlpLogits.Graph(), dt)), -1)
 	yHat := Where(isTrain, OneHot(in.Get(nn.InputLabels), c, dt), b)
 	q := nn.BlockCompatibility(nn.BlockMatrix(yHat, adj, a), m.Enhance)
-	alpha := nn.BlockEdgeWeights(b, q, adj, a)
+	// The weights in the adjacency's slot layout where it has one (large
+	// graphs); they are all 1 without added self loops (the entries are 0/1
+	// edges and existing self loops).
+	alpha := nn.BlockWeights{Adj: adj}
+	if alpha.Slots = adj.RowSlots(); alpha.Slots != nil {
+		var as sparse.SlotValues
+		if m.SelfLoop != 0 {
+			as = alpha.Slots.Entries(a)
+		}
+		alpha.Values = nn.BlockEdgeWeightsSlots(b, q, alpha.Slots, as)
+	} else {
+		alpha.Entries = nn.BlockEdgeWeights(b, q, adj, a)
+	}
 
 	s := scope.In(BMGCNScopeGCN)
 	h := in.Features(nn.InputFeatures).ForPass(train)
@@ -106,7 +119,7 @@ func (m BMGCN) ForwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits
 		} else {
 			h = nn.DropoutFeatures(scope, h, m.Dropout, train)
 		}
-		y := nn.BMGCNConv(s.In("layer%d", l), h, adj, alpha, out)
+		y := nn.BMGCNConv(s.In("layer%d", l), h, alpha, out)
 		if last {
 			logits = y
 		} else {

@@ -21,8 +21,14 @@ func TestBMGCNMatchesDenseReference(t *testing.T) {
 func testBMGCNMatchesDenseReference(t *testing.T) {
 	g := nntest.TinyGraph(t)
 	split := graph.Split{Train: []int32{0, 1}, Val: []int32{2}, Test: []int32{3, 4}}
-	for _, layers := range []int{2, 3} {
-		m := models.BMGCN{Hidden: 4, Layers: layers, Dropout: 0.5, MLPDropout: 0.5, Enhance: 0.8, SelfLoop: 1.5}
+	// Self loops of weight 1.5 (weighted entries), and none (every entry
+	// 1: the slot layout's weights are then left out).
+	for _, tc := range []struct {
+		layers   int
+		selfLoop float64
+	}{{2, 1.5}, {3, 1.5}, {2, 0}} {
+		layers := tc.layers
+		m := models.BMGCN{Hidden: 4, Layers: layers, Dropout: 0.5, MLPDropout: 0.5, Enhance: 0.8, SelfLoop: tc.selfLoop}
 		in := nntest.Float64Inputs(t, g, true)
 		if err := m.Prepare(g, in); err != nil {
 			t.Fatal(err)

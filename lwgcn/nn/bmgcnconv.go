@@ -139,21 +139,59 @@ func BlockEdgeWeights(b, q *Node, adj *sparse.SpMat, a *Node) *Node {
 	return Reshape(sparse.InEdgeSoftmax(ExpandAxes(Mul(s, a), -1), dst, adj.NumRows, true), adj.NNZ)
 }
 
+// BlockEdgeWeightsSlots is BlockEdgeWeights in adj's slot layout (see
+// sparse.RowSlots): the same alpha, per bucket [K, R, 1], scored and
+// normalised per row without gathering or scattering per entry (the soft
+// labels of each entry's source are gathered once, into the slots). a: the
+// entry weights in the slot layout, or nil when they are all 1.
+func BlockEdgeWeightsSlots(b, q *Node, slots *sparse.RowSlots, a sparse.SlotValues) sparse.SlotValues {
+	bq := Dot(b, q).Product()                 // [N, C]
+	src, dst := slots.Cols(b), slots.Rows(bq) // [K, R, C], [1, R, C]
+	s := make(sparse.SlotValues, len(src))
+	for i := range src {
+		s[i] = ReduceAndKeep(Mul(src[i], dst[i]), ReduceSum, -1) // [K, R, 1]
+		if a != nil {
+			s[i] = Mul(s[i], a[i])
+		}
+	}
+	return slots.Softmax(s)
+}
+
+// BlockWeights are BM-GCN's aggregation weights alpha, in the entry order
+// (Entries [NNZ], BlockEdgeWeights) or in Adj's slot layout (Slots with
+// Values, BlockEdgeWeightsSlots).
+type BlockWeights struct {
+	Adj     *sparse.SpMat
+	Entries *Node
+	Slots   *sparse.RowSlots
+	Values  sparse.SlotValues
+}
+
+// Aggregate returns Σ_u alpha_vu x_u ([N, H]) for x [N, H]; gradients flow
+// to x and alpha.
+func (w BlockWeights) Aggregate(x *Node) *Node {
+	if w.Slots != nil {
+		return w.Slots.MulWeighted(x, w.Values)
+	}
+	return w.Adj.MulWeighted(x, w.Entries)
+}
+
 // BMGCNConv is one layer of BM-GCN's GCN (official GraphConv plus its
 // parallel Linear):
 //
 //	out_v = (Σ_u alpha_vu x_u) W_g + b_g + x_v W_s + b_s
 //
 // computed as Σ_u alpha_vu (x_u W_g) (projection before aggregation).
-// Shapes: x N x F (Features), adj (pattern), alpha [NNZ] (BlockEdgeWeights), W_g and
-// W_s [F, out] ("agg/weight", "self/weight"; xavier_uniform as the official
-// weights_init), b_g and b_s [out] (zeros); result [N, out].
-func BMGCNConv(scope *model.Scope, x Features, adj *sparse.SpMat, alpha *Node, out int) *Node {
+// Shapes: x N x F (Features), alpha (BlockWeights over the N x N
+// adjacency), W_g and W_s [F, out] ("agg/weight", "self/weight";
+// xavier_uniform as the official weights_init), b_g and b_s [out] (zeros);
+// result [N, out].
+func BMGCNConv(scope *model.Scope, x Features, alpha BlockWeights, out int) *Node {
 	f := x.NumCols()
 	ag := scope.In("agg")
 	xg := SparseLinearWithInit(ag, x, out, false, GlorotInit(f, out), ZeroInit)
 	bg := Param(ag, xg.Graph(), "bias", xg.DType(), ZeroInit, nil, out)
-	agg := Add(adj.MulWeighted(xg, alpha), ExpandAxes(bg, 0))
+	agg := Add(alpha.Aggregate(xg), ExpandAxes(bg, 0))
 	self := SparseLinearWithInit(scope.In("self"), x, out, true, GlorotInit(f, out), ZeroInit)
 	return Add(agg, self)
 }

@@ -76,39 +76,50 @@ func (rec *ellRecord) entryGradient(v *Node, nnz, runs int) *Node {
 
 // weightedProduct returns fwd(rec), the ELL product A_w·x computed with
 // gradients stopped (width W columns), carrying the gradient for the entry
-// weights w ([NNZ, R]) that rec.entryGradient computes. The carrier is an
-// identity on w laid out as [max(rows, ⌈NNZ·R/W⌉), W] with a custom
-// gradient, used through the alternate-VJP mechanism of
-// linearWithCustomGradient: the forward pass never evaluates it.
+// weights w ([NNZ, R]) that rec.entryGradient computes (flatGradCarrier),
+// through the alternate-VJP mechanism of linearWithCustomGradient: the
+// forward pass never evaluates the carrier.
 func weightedProduct(fwd func(rec *ellRecord) *Node, w *Node, rows, width, runs int) *Node {
 	var rec ellRecord
 	nnz := w.Shape().Dimensions[0]
+	n := nnz * runs
 	outs, _ := InternalFusedOpCallerMulti(
 		func() []*Node { return []*Node{fwd(&rec)} },
 		func() []*Node {
-			g := w.Graph()
-			n := nnz * runs
-			cr := max(rows, (n+width-1)/width)
-			flat := Reshape(w, n)
-			if cr*width > n {
-				flat = Concatenate([]*Node{flat, Zeros(g, shapes.Make(w.DType(), cr*width-n))}, 0)
-			}
-			z := IdentityWithCustomGradient(Reshape(flat, cr, width), func(_, vz *Node) *Node {
-				v := vz
-				if cr > rows {
-					v = Slice(vz, AxisRange(0, rows))
-				}
-				gw := Reshape(rec.entryGradient(v, nnz, runs), n)
-				if cr*width > n {
-					gw = Concatenate([]*Node{gw, Zeros(g, shapes.Make(gw.DType(), cr*width-n))}, 0)
-				}
-				return Reshape(gw, cr, width)
-			})
-			if cr > rows {
-				z = Slice(z, AxisRange(0, rows))
-			}
-			return []*Node{z}
+			return []*Node{flatGradCarrier(Reshape(w, n), rows, width, func(v *Node) *Node {
+				return Reshape(rec.entryGradient(v, nnz, runs), n)
+			})}
 		},
 		true)
 	return outs[0]
+}
+
+// flatGradCarrier returns an identity on the weights flat ([n]) laid out
+// as [max(rows, ⌈n/width⌉), width] and sliced to the [rows, width] of the
+// product they weight, so that it can stand in for the product in the
+// backward pass (the alternate output of InternalFusedOpCallerMulti): its
+// custom gradient hands the product's gradient v ([rows, width]) to grad,
+// which returns the gradient for flat ([n]).
+func flatGradCarrier(flat *Node, rows, width int, grad func(v *Node) *Node) *Node {
+	g := flat.Graph()
+	n := flat.Shape().Dimensions[0]
+	cr := max(rows, (n+width-1)/width)
+	if cr*width > n {
+		flat = Concatenate([]*Node{flat, Zeros(g, shapes.Make(flat.DType(), cr*width-n))}, 0)
+	}
+	z := IdentityWithCustomGradient(Reshape(flat, cr, width), func(_, vz *Node) *Node {
+		v := vz
+		if cr > rows {
+			v = Slice(vz, AxisRange(0, rows))
+		}
+		gw := grad(v)
+		if cr*width > n {
+			gw = Concatenate([]*Node{gw, Zeros(g, shapes.Make(gw.DType(), cr*width-n))}, 0)
+		}
+		return Reshape(gw, cr, width)
+	})
+	if cr > rows {
+		z = Slice(z, AxisRange(0, rows))
+	}
+	return z
 }

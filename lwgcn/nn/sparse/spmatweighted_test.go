@@ -54,14 +54,7 @@ func TestSpMatMulWeightedChunked(t *testing.T) {
 		f    func(*testing.T)
 	}{{"single", testSpMatMulWeighted}, {"runs", testSpMatMulWeightedRuns}} {
 		t.Run(tc.name, func(t *testing.T) {
-			oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
-			oldChunk, oldSlots := sparse.ChunkBytes, sparse.ELLChunkSlots
-			defer func() {
-				sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost
-				sparse.ChunkBytes, sparse.ELLChunkSlots = oldChunk, oldSlots
-			}()
-			sparse.DenseMaxElements, sparse.ELLBucketCost = 0, 256
-			sparse.ChunkBytes, sparse.ELLChunkSlots = 8, 1
+			useELL(t, 256, 8, 1)
 			tc.f(t)
 		})
 	}
