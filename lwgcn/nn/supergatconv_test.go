@@ -92,7 +92,12 @@ func sgReference(xw [][]float64, es [][2]int, att [][]float64, heads, o int, con
 	return nntest.AddBias(out, bias)
 }
 
-func TestSuperGATConv(t *testing.T) {
+// TestSuperGATConv: the layer against the formula, with gradients, with
+// the edges multiplied densely (edge-order attention) and in the ELL
+// layouts (the attention in the slot layout, sparse.RowSlots).
+func TestSuperGATConv(t *testing.T) { nntest.BothLayouts(t, testSuperGATConv) }
+
+func testSuperGATConv(t *testing.T) {
 	g := nntest.TinyGraph(t)
 	for _, att := range []nn.SuperGATAttention{nn.SuperGATMX, nn.SuperGATSD} {
 		for _, concat := range []bool{true, false} {
@@ -134,6 +139,10 @@ func TestSuperGATConv(t *testing.T) {
 // loss is the mean over the self-looped edges of softplus(-φ) =
 // -log σ(φ), φ = mean over heads of x'_v·x'_u (/ sqrt(O) for SD).
 func TestSuperGATLinkLossAllEdges(t *testing.T) {
+	nntest.BothLayouts(t, testSuperGATLinkLossAllEdges)
+}
+
+func testSuperGATLinkLossAllEdges(t *testing.T) {
 	g := nntest.TinyGraph(t)
 	for _, att := range []nn.SuperGATAttention{nn.SuperGATMX, nn.SuperGATSD} {
 		t.Run(att.String(), func(t *testing.T) {
@@ -333,5 +342,44 @@ func TestSuperGATNegatives(t *testing.T) {
 	outs2 := exec.MustExec(kt, tt)
 	if slices.Equal(s, tensors.MustCopyFlatData[int32](outs2[0])) {
 		t.Fatal("two sampling calls drew the same negatives")
+	}
+}
+
+// TestSuperGATSlotsMatchEdgeOrder: a training pass (attention dropout,
+// edge sampling and negatives drawn from the run's RNG) gives the same
+// output and link loss with the attention in the slot layout (ELL edges)
+// as in the edge order (edges multiplied densely): the same dropout masks,
+// drawn in the edge order, the same samples.
+func TestSuperGATSlotsMatchEdgeOrder(t *testing.T) {
+	g := nntest.TinyGraph(t)
+	for _, att := range []nn.SuperGATAttention{nn.SuperGATMX, nn.SuperGATSD} {
+		t.Run(att.String(), func(t *testing.T) {
+			cfg := nn.SuperGATConfig{Heads: 2, Out: 3, Concat: true, Attention: att, NegativeSlope: 0.2,
+				AttentionDropout: 0.5, EdgeSampleRatio: 0.8, NegSampleRatio: 0.5}
+			pass := func(denseMax int) []float64 {
+				old := sparse.DenseMaxElements
+				sparse.DenseMaxElements = denseMax
+				defer func() { sparse.DenseMaxElements = old }()
+				in := nntest.Float64Inputs(t, g, true)
+				if err := nn.AddSuperGATInputs(in, g); err != nil {
+					t.Fatal(err)
+				}
+				hr := nntest.NewHarness(t, in, 21, func(scope *model.Scope, n *nn.Nodes) *Node {
+					edges := sparse.FromNodes(n, nn.InputGATEdges)
+					if (edges.RowSlots() != nil) != (denseMax == 0) {
+						t.Fatalf("slot layout present: %v with DenseMaxElements %d", edges.RowSlots() != nil, denseMax)
+					}
+					out, loss := nn.SuperGATConv(scope.In("sg"), n.Features(nn.InputFeatures), edges, nn.SuperGATEdgesFrom(n), cfg, true)
+					return Concatenate([]*Node{Reshape(out, -1), Reshape(loss, 1)}, 0)
+				})
+				if err := hr.Store.SetRNGStateFromSeed(5); err != nil {
+					t.Fatal(err)
+				}
+				got, _ := hr.Forward()
+				return got
+			}
+			edgeOrder, slots := pass(1<<20), pass(0)
+			nntest.AssertClose(t, "slot layout against edge order", slots, edgeOrder, 1e-12)
+		})
 	}
 }

@@ -119,10 +119,16 @@ func (s *RowSlots) Entries(w *Node) SlotValues {
 	return out
 }
 
-// mask returns, per bucket, which slots hold entries ([K, R, 1] bool).
-func (s *RowSlots) mask(b int) *Node {
+// padBias returns, per bucket, 0 at slots that hold entries and -inf at
+// padding slots ([K, R, 1] in dt): added to scores, it takes the padding
+// out of a softmax without a Where over the scores' width (a Where with a
+// broadcast operand runs element by element in the Go backend).
+func (s *RowSlots) padBias(b int, dt dtypes.DType) *Node {
 	bk := s.buckets[b]
-	return LessThan(bk.entry, Scalar(bk.entry.Graph(), dtypes.Int32, s.m.NNZ))
+	g := bk.entry.Graph()
+	pad := GreaterOrEqual(bk.entry, Scalar(g, dtypes.Int32, s.m.NNZ))
+	sh := shapes.Make(dt, bk.k, bk.r, 1)
+	return Where(pad, BroadcastToShape(Infinity(g, dt, -1), sh), Zeros(g, sh))
 }
 
 // Softmax returns the softmax of scores over each row's entries, per
@@ -137,9 +143,7 @@ func (s *RowSlots) Softmax(scores SlotValues) SlotValues {
 	s.check(scores, "scores")
 	out := make(SlotValues, len(scores))
 	for b, sc := range scores {
-		g := sc.Graph()
-		keep := BroadcastToShape(s.mask(b), shapes.Make(dtypes.Bool, sc.Shape().Dimensions...))
-		sm := Where(keep, sc, BroadcastToShape(Infinity(g, sc.DType(), -1), sc.Shape()))
+		sm := Add(sc, s.padBias(b, sc.DType()))             // padding: -inf
 		mx := StopGradient(ReduceAndKeep(sm, ReduceMax, 0)) // [1, R, W]
 		ex := Exp(Sub(sm, mx))                              // padding: exp(-inf) = 0
 		out[b] = Div(ex, ReduceAndKeep(ex, ReduceSum, 0))
@@ -147,30 +151,34 @@ func (s *RowSlots) Softmax(scores SlotValues) SlotValues {
 	return out
 }
 
-// ToEntries returns slot weights ([K, R, 1] per bucket) as an [NNZ] vector
-// in the entry order (one scatter; padding slots are dropped). Gradients
-// flow to w.
+// ToEntries returns slot values ([K, R, W] per bucket) in the entry order,
+// [NNZ] for W = 1 and [NNZ, W] otherwise (one scatter; padding slots are
+// dropped). Gradients flow to w.
 func (s *RowSlots) ToEntries(w SlotValues) *Node {
-	s.check(w, "weights")
+	s.check(w, "values")
 	if c, ok := s.entries[w[0]]; ok {
 		return c
 	}
 	g := w[0].Graph()
+	cols := w[0].Shape().Dimensions[2]
 	vals, ents := make([]*Node, len(w)), make([]*Node, len(w))
 	for b, v := range w {
 		bk := s.buckets[b]
-		if v.Shape().Dimensions[2] != 1 {
-			panicf("nn: ToEntries of slot values %s (want [%d, %d, 1])", v.Shape(), bk.k, bk.r)
+		if v.Shape().Dimensions[2] != cols {
+			panicf("nn: ToEntries: slot values %s of bucket %d, want [%d, %d, %d]", v.Shape(), b, bk.k, bk.r, cols)
 		}
-		vals[b] = Reshape(v, bk.k*bk.r)
+		vals[b] = Reshape(v, bk.k*bk.r, cols)
 		ents[b] = Reshape(bk.entry, bk.k*bk.r, 1)
 	}
 	all, ent := vals[0], ents[0]
 	if len(w) > 1 {
 		all, ent = Concatenate(vals, 0), Concatenate(ents, 0)
 	}
-	out := ScatterSum(Zeros(g, shapes.Make(all.DType(), s.m.NNZ+1)), ent, all, false, false)
+	out := ScatterSum(Zeros(g, shapes.Make(all.DType(), s.m.NNZ+1, cols)), ent, all, false, false)
 	out = Slice(out, AxisRange(0, s.m.NNZ)) // entry NNZ collects the padding slots
+	if cols == 1 {
+		out = Reshape(out, s.m.NNZ)
+	}
 	s.entries[w[0]] = out
 	return out
 }
@@ -189,9 +197,9 @@ func (s *RowSlots) check(v SlotValues, what string) {
 }
 
 // MulWeighted returns A_w·x for weights w in the slot layout ([K, R, 1]
-// per bucket; padding slots must hold 0 or be multiplied by the zero row,
-// which they are): the same product as SpMat.MulWeighted with w's values
-// in the entry order, scales included,
+// per bucket; padding slots may hold anything, they multiply the zero
+// row): the same product as SpMat.MulWeighted with w's values in the entry
+// order, scales included,
 //
 //	out_v = RowScale_v · Σ_{entries (v, u)} w_e · ColScale_u · x_u
 //
@@ -200,37 +208,46 @@ func (s *RowSlots) check(v SlotValues, what string) {
 // gradient for w, per slot Σ_h v_{row,h}·x_{col,h}, stays in the slot layout
 // and reuses the forward pass's gathered blocks. Shapes: x [NumCols, H];
 // result [NumRows, H].
-func (s *RowSlots) MulWeighted(x *Node, w SlotValues) *Node {
+func (s *RowSlots) MulWeighted(x *Node, w SlotValues) *Node { return s.MulWeightedRuns(x, w, 1) }
+
+// MulWeightedRuns is MulWeighted for R weightings of one pattern (runs of
+// a batch, attention heads, or both): w has R columns ([K, R_b, R] per
+// bucket), x [NumCols, R·H] holds column group r·H … (r+1)·H-1 for
+// weighting r, and the result [NumRows, R·H] holds A_{w_r}·x_r there, as
+// SpMat.MulWeightedRuns with w in the entry order.
+func (s *RowSlots) MulWeightedRuns(x *Node, w SlotValues, runs int) *Node {
 	m := s.m
-	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
-		panicf("nn: sparse %d x %d matrix times %s", m.NumRows, m.NumCols, x.Shape())
+	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols || runs < 1 || x.Shape().Dimensions[1]%runs != 0 {
+		panicf("nn: sparse %d x %d matrix times %s for %d weightings", m.NumRows, m.NumCols, x.Shape(), runs)
 	}
 	s.check(w, "weights")
 	dt := x.DType()
-	cw := make(SlotValues, len(w))
+	cw, sw := make(SlotValues, len(w)), make(SlotValues, len(w))
 	for b, v := range w {
-		if v.Shape().Dimensions[2] != 1 {
-			panicf("nn: slot weights of bucket %d: %s, want [%d, %d, 1]", b, v.Shape(), s.buckets[b].k, s.buckets[b].r)
+		if v.Shape().Dimensions[2] != runs {
+			panicf("nn: slot weights of bucket %d: %s, want [%d, %d, %d]", b, v.Shape(), s.buckets[b].k, s.buckets[b].r, runs)
 		}
 		cw[b] = ConvertDType(v, dt)
+		sw[b] = StopGradient(cw[b])
 	}
 	if m.ColScale != nil {
 		x = Mul(x, ConvertDType(m.ColScale, dt))
 	}
-	h := x.Shape().Dimensions[1]
-	sw := make(SlotValues, len(cw))
-	for b, v := range cw {
-		sw[b] = StopGradient(v)
-	}
+	width := x.Shape().Dimensions[1]
 	var y *Node
 	if m.noGrad {
-		y = s.product(StopGradient(x), sw, nil)
+		y = s.product(StopGradient(x), sw, runs, nil)
 	} else {
 		sx := StopGradient(x)
 		var rec slotRecord
-		y = slotWeightedProduct(func() *Node { return s.product(sx, sw, &rec) }, cw, &rec, m.NumRows, h, s.buckets)
+		y = slotWeightedProduct(func() *Node { return s.product(sx, sw, runs, &rec) }, cw, &rec, m.NumRows, width, s.buckets)
 		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node {
-			return ellMul(v, m.byCol, StopGradient(ConvertDType(s.ToEntries(w), dt)))
+			we := StopGradient(ConvertDType(s.ToEntries(w), dt))
+			if runs == 1 {
+				return ellMul(v, m.byCol, we)
+			}
+			vp := Concatenate([]*Node{we, Zeros(v.Graph(), shapes.Make(dt, 1, runs))}, 0) // padding slots read 0
+			return ellMulRuns(v, m.byCol, vp, runs, false)
 		}))
 	}
 	if m.RowScale != nil {
@@ -245,59 +262,76 @@ type slotRecord struct {
 	blocks []slotBlock
 	rows   int   // rows of the concatenated bucket outputs
 	pos    *Node // the layout's pos (nil: bucket order is row order)
+	runs   int   // weightings (columns of the slot weights)
 }
 
-// slotBlock is one gathered block [K, r, H] of bucket b, its first row
-// within the bucket (at) and within the concatenated output (out).
+// slotBlock is one gathered block [K, r, R·H] of bucket b, its first row
+// within the concatenated output (out).
 type slotBlock struct {
-	blk        *Node
-	b, at, out int
-	k, r       int
+	blk    *Node
+	b, out int
+	k, r   int
 }
 
-// product is Σ_slots w·x_{col} per row, in row order: per bucket (whole, or
-// in the host's chunks when the whole [K, R, H] block exceeds ChunkBytes)
-// gather x's rows at the slots, multiply by the slots' weights and sum over
-// the leading axis K; then put the rows in order. x and w carry no
-// gradients here; rec (may be nil) records the blocks.
-func (s *RowSlots) product(x *Node, w SlotValues, rec *slotRecord) *Node {
+// product is Σ_slots w·x_{col} per row and weighting, in row order: per
+// bucket (whole, or in the host's chunks when the whole [K, R_b, R·H] block
+// exceeds ChunkBytes, and these split further into blocks within
+// ChunkBytes) gather x's rows at the slots, multiply each weighting's
+// columns by its slot weights and sum over the leading axis K; then put the
+// rows in order. x and w carry no gradients here; rec (may be nil) records
+// the blocks.
+func (s *RowSlots) product(x *Node, w SlotValues, runs int, rec *slotRecord) *Node {
 	e := s.m.byRow
 	g, dt := x.Graph(), x.DType()
-	h := x.Shape().Dimensions[1]
-	xp := Concatenate([]*Node{x, Zeros(g, shapes.Make(dt, 1, h))}, 0)
+	width := x.Shape().Dimensions[1]
+	h := width / runs
+	xp := Concatenate([]*Node{x, Zeros(g, shapes.Make(dt, 1, width))}, 0)
 	var parts []*Node
 	if e.empty > 0 {
-		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, h)))
+		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, width)))
 	}
 	if rec != nil {
-		*rec = slotRecord{rows: e.empty, pos: e.pos}
+		*rec = slotRecord{rows: e.empty, pos: e.pos, runs: runs}
 	}
 	out := e.empty
 	for b, chunks := range e.buckets {
 		bk := s.buckets[b]
-		if wh := e.whole[b]; wh != nil && dt.Size()*bk.k*bk.r*h <= ChunkBytes {
+		k := bk.k
+		if wh := e.whole[b]; wh != nil && dt.Size()*k*bk.r*width <= ChunkBytes {
 			chunks = []ellChunk{*wh}
 		}
-		at := 0
+		at := 0 // the chunk's first row in the bucket
 		for _, ch := range chunks {
-			r := ch.idx.Shape().Dimensions[1]
-			wc := w[b]
-			if r != bk.r {
-				wc = Slice(wc, AxisRange(), AxisRange(at, at+r))
+			rows := ch.idx.Shape().Dimensions[1]
+			// With several weightings a block is wider than the host sized the
+			// chunk for: split its rows so that blocks stay within ChunkBytes.
+			step := rows
+			if runs > 1 {
+				step = max(1, min(rows, ChunkBytes/max(1, dt.Size()*k*width)))
 			}
-			blk := Gather(xp, ch.idx, false) // [K, r, H]
-			if rec != nil {
-				rec.blocks = append(rec.blocks, slotBlock{blk: blk, b: b, at: at, out: out, k: bk.k, r: r})
-				rec.rows += r
+			for a := 0; a < rows; a += step {
+				r := min(step, rows-a)
+				idx, wc := ch.idx, w[b]
+				if r != rows {
+					idx = Slice(idx, AxisRange(), AxisRange(a, a+r))
+				}
+				if r != bk.r {
+					wc = Slice(wc, AxisRange(), AxisRange(at+a, at+a+r))
+				}
+				blk := Gather(xp, idx, false) // [K, r, R·H]
+				if rec != nil {
+					rec.blocks = append(rec.blocks, slotBlock{blk: blk, b: b, out: out, k: k, r: r})
+					rec.rows += r
+				}
+				blk = Reshape(Mul(Reshape(blk, k, r, runs, h), Reshape(wc, k, r, runs, 1)), k, r*width)
+				if k == 1 {
+					parts = append(parts, Reshape(blk, r, width))
+				} else {
+					parts = append(parts, Reshape(ReduceSum(blk, 0), r, width))
+				}
+				out += r
 			}
-			blk = Mul(blk, wc)
-			if bk.k == 1 {
-				parts = append(parts, Reshape(blk, r, h))
-			} else {
-				parts = append(parts, Reshape(ReduceSum(Reshape(blk, bk.k, r*h), 0), r, h))
-			}
-			at += r
-			out += r
+			at += rows
 		}
 	}
 	cat := parts[0]
@@ -311,30 +345,33 @@ func (s *RowSlots) product(x *Node, w SlotValues, rec *slotRecord) *Node {
 }
 
 // slotGradient is the gradient of the recorded product for its slot
-// weights, given the gradient v of the product ([rows, H], row order):
-// per slot Σ_h v_{row,h}·x_{col,h}, from the blocks the forward pass
-// gathered, as one flat vector in the order of the weights' buckets
-// (slot-major [K, R] each, as slotWeightedProduct lays them out).
+// weights, given the gradient v of the product ([rows, R·H], row order):
+// per slot and weighting r, Σ_h v_{row,r·H+h}·x_{col,r·H+h}, from the blocks
+// the forward pass gathered, as one flat vector in the order of the
+// weights' buckets (slot-major [K, R_b, R] each, as slotWeightedProduct
+// lays them out).
 func (rec *slotRecord) slotGradient(v *Node, buckets []slotBucket) *Node {
 	g := v.Graph()
 	dt := v.DType()
-	h := v.Shape().Dimensions[1]
+	width := v.Shape().Dimensions[1]
+	runs := rec.runs
+	h := width / runs
 	vc := v
 	if rec.pos != nil { // rows in bucket order
-		vc = ScatterSum(Zeros(g, shapes.Make(dt, rec.rows, h)), rec.pos, v, false, false)
+		vc = ScatterSum(Zeros(g, shapes.Make(dt, rec.rows, width)), rec.pos, v, false, false)
 	}
 	per := make([][]*Node, len(buckets))
 	for _, bl := range rec.blocks {
-		vb := Reshape(Slice(vc, AxisRange(bl.out, bl.out+bl.r)), 1, bl.r, h)
-		per[bl.b] = append(per[bl.b], ReduceSum(Mul(bl.blk, vb), -1)) // [K, r]
+		vb := Reshape(Slice(vc, AxisRange(bl.out, bl.out+bl.r)), 1, bl.r, runs, h)
+		per[bl.b] = append(per[bl.b], ReduceSum(Mul(Reshape(bl.blk, bl.k, bl.r, runs, h), vb), -1)) // [K, r, R]
 	}
 	flat := make([]*Node, len(buckets))
 	for b, ps := range per {
 		p := ps[0]
 		if len(ps) > 1 {
-			p = Concatenate(ps, 1) // chunks are consecutive rows of the bucket
+			p = Concatenate(ps, 1) // blocks are consecutive rows of the bucket
 		}
-		flat[b] = Reshape(p, buckets[b].k*buckets[b].r)
+		flat[b] = Reshape(p, buckets[b].k*buckets[b].r*runs)
 	}
 	if len(flat) == 1 {
 		return flat[0]
@@ -352,7 +389,7 @@ func slotWeightedProduct(fwd func() *Node, w SlotValues, rec *slotRecord, rows, 
 		func() []*Node {
 			parts := make([]*Node, len(w))
 			for b, v := range w {
-				parts[b] = Reshape(v, buckets[b].k*buckets[b].r)
+				parts[b] = Reshape(v, v.Shape().Size())
 			}
 			flat := parts[0]
 			if len(parts) > 1 {

@@ -19,13 +19,15 @@ import (
 // per degree here: ELLBucketCost 0), with buckets merged (ELLBucketCost
 // 256: one bucket of K = 3, rows of degree 1 and 2 padded), and with host
 // chunks of one row and blocks of 8 bytes (each bucket's slot weights
-// sliced per chunk, their gradients joined again).
+// sliced per chunk, their gradients joined again), and with whole buckets
+// as host chunks but blocks of 8 bytes (products of several weightings
+// split the chunks' rows).
 func slotLayouts(t *testing.T, f func(t *testing.T)) {
 	for _, tc := range []struct {
 		name        string
 		cost, chunk int
 		slots       int
-	}{{"ell", 0, 1 << 20, 1024}, {"merged", 256, 1 << 20, 1024}, {"chunked", 256, 8, 1}} {
+	}{{"ell", 0, 1 << 20, 1024}, {"merged", 256, 1 << 20, 1024}, {"chunked", 256, 8, 1}, {"split", 256, 8, 1024}} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer nntest.NoHubs()()
 			useELL(t, tc.cost, tc.chunk, tc.slots)
@@ -203,4 +205,37 @@ func TestRowSlotsOnlyForELL(t *testing.T) {
 		return Ones(n.Graph(), shapes.Make(dtypes.Float64, 1))
 	})
 	h.Forward()
+}
+
+// TestRowSlotsMulWeightedRuns: two weightings of the pattern, each
+// multiplying its own column group of x, equal SpMat.MulWeightedRuns with
+// the same weights in the entry order, and the product by hand; the slot
+// weights converted back (ToEntries) equal the entry weights; gradients
+// for x and w match finite differences.
+func TestRowSlotsMulWeightedRuns(t *testing.T) {
+	slotLayouts(t, func(t *testing.T) {
+		m, in := weightedTestMatrix(t)
+		const runs, hid = 2, 3
+		h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
+			g := n.Graph()
+			x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, runs*hid)
+			w := nn.Param(scope, g, "w", dtypes.Float64, nn.Uniform(1), nil, 6, runs)
+			a := sparse.FromNodes(n, "a")
+			s := a.RowSlots()
+			ws := s.Entries(w)
+			return Concatenate([]*Node{
+				Reshape(s.MulWeightedRuns(x, ws, runs), -1),
+				Reshape(a.MulWeightedRuns(x, w, runs), -1),
+				Reshape(s.ToEntries(ws), -1),
+			}, 0)
+		})
+		got, _ := h.Forward()
+		x, w := nntest.Matrix(h.VarValues("/x"), 5, runs*hid), nntest.Matrix(h.VarValues("/w"), 6, runs)
+		want := weightedRunsByHand(m, x, w, hid)
+		nw := 4 * runs * hid
+		nntest.AssertClose(t, "slot A_w x per weighting", got[:nw], nntest.Flat(want), 1e-12)
+		nntest.AssertClose(t, "MulWeightedRuns", got[nw:2*nw], nntest.Flat(want), 1e-12)
+		nntest.AssertClose(t, "ToEntries", got[2*nw:], nntest.Flat(w), 0)
+		h.CheckGradients(rand.New(rand.NewPCG(2, 9)), 1e-6)
+	})
 }

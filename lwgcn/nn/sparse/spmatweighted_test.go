@@ -74,7 +74,15 @@ func testSpMatMulWeightedRuns(t *testing.T) {
 	})
 	got, _ := h.Forward()
 	x, w := nntest.Matrix(h.VarValues("/x"), 5, runs*hid), nntest.Matrix(h.VarValues("/w"), 6, runs)
-	want := make([][]float64, 4)
+	nntest.AssertClose(t, "A_{w_r} x_r", got, nntest.Flat(weightedRunsByHand(m, x, w, hid)), 1e-12)
+	h.CheckGradients(rand.New(rand.NewPCG(2, 9)), 1e-6)
+}
+
+// weightedRunsByHand is A_{w_r}·x_r for every weighting r of m's pattern
+// (w [NNZ][R], x [NumCols][R·hid]), scales included, entry by entry.
+func weightedRunsByHand(m *sparse.SparseMatrix, x, w [][]float64, hid int) [][]float64 {
+	runs := len(w[0])
+	want := make([][]float64, m.NumRows)
 	for i := range want {
 		want[i] = make([]float64, runs*hid)
 	}
@@ -87,8 +95,7 @@ func testSpMatMulWeightedRuns(t *testing.T) {
 			}
 		}
 	}
-	nntest.AssertClose(t, "A_{w_r} x_r", got, nntest.Flat(want), 1e-12)
-	h.CheckGradients(rand.New(rand.NewPCG(2, 9)), 1e-6)
+	return want
 }
 
 // weightedTestMatrix is a 4 x 5 matrix with a duplicate entry (1, 2) twice,

@@ -16,6 +16,14 @@ import (
 // once per batch), with each run's own weights, and dropout masks drawn in
 // the unbatched model's order (features, conv1's attention, hidden,
 // conv2's attention).
+//
+// The attention stays in the edge order. In the slot layout of
+// sparse.RowSlots (scores, softmax and the weighted sum per slot, as BM-GCN
+// computes its weights) a batch of 10 was slower: Chameleon 83-116 ms per
+// split-epoch against 70-76, Squirrel 418-545 against 427-452 (two
+// threads, AVX2 host, 2026-11-27). Batched, the edge-order rows are already
+// R·K values wide, so the per-row costs the layout saves are small, while
+// its blocks take more ops and more CPU time.
 type GAT struct{ models.GAT }
 
 // Forward implements Model; it returns logits [N, R, C].
