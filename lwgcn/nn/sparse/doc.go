@@ -31,4 +31,15 @@
 // many times (GCNII) keep their node matrices in the matrix's bucket order
 // with a zero row appended (SetSorted, SpMat.SortedPadded), which saves two
 // passes per product.
+//
+// # Per-entry values
+//
+// Attention-like layers compute a value per entry (a score), normalise it
+// over each row (softmax) and multiply by it. In the entry order ([NNZ]
+// vectors: InEdgeSoftmax, MulWeighted) each step gathers or scatters NNZ
+// narrow rows, which the Go backend pays per row. RowSlots keeps such
+// values in the ELL layout of A instead ([K, R, W] per bucket): a row's
+// softmax is a reduction over K, and the weighted product multiplies the
+// gathered block by the values as they are (BM-GCN, SuperGAT; batched GAT,
+// whose edge-order rows are already R·K values wide, measured slower).
 package sparse
