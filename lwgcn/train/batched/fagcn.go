@@ -14,7 +14,10 @@ import (
 // FAConv layer's gate scores, their dropout and the signed aggregation
 // over [E, R] and [N, R·H] once per batch (sparse.MulWeightedRuns), with
 // each run's own gate; dropout masks are drawn in the unbatched model's
-// order (features, h⁰, then each layer's edge coefficients).
+// order (features, h⁰, then each layer's edge coefficients). As for GAT,
+// the gates in the slot layout of sparse.RowSlots were slower batched:
+// Squirrel 134-145 ms per split-epoch against 113-133 (10 runs, two
+// threads, AVX2 host, 2026-11-27).
 type FAGCN struct{ models.FAGCN }
 
 // Forward implements Model; it returns logits [N, R, C].
