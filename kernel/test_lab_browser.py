@@ -12,7 +12,9 @@ and asserts per notebook:
 - the live explorer (notebook.Explorer): its controls appeared, moving a
   slider (or clicking a button) redrew the view with a different figure, and
   Stop ended the cell;
-- no console error, and no request outside the JupyterLab server.
+- no console error, and no request outside the JupyterLab server (GoNB's
+  handshake timeout is tolerated, and printed, where the widgets answered:
+  see GONB_HANDSHAKE).
 
 The notebooks on disk are not modified (autosave is off, nothing is saved;
 checked by hash). Screenshots go to --shots (default build/lab-screenshots).
@@ -204,9 +206,12 @@ VIEW_JS = r"""
 
 
 def run_notebook(page, lab, rel, shots, log):
-    """Opens rel, runs all cells, drives its explorer; returns problems."""
+    """Opens rel, runs all cells, drives its explorer; returns the problems
+    and whether the explorer's widgets answered (every move, selection and
+    action checked without a problem)."""
     stem = Path(rel).stem
     problems = []
+    answered = False
     # A workspace of its own per notebook, reset: JupyterLab would otherwise
     # reopen the previous notebooks (and start their kernels) in this page.
     page.goto(f"{lab.base}/lab/workspaces/test-{stem}/tree/{rel}?reset&token={lab.token}",
@@ -236,11 +241,12 @@ def run_notebook(page, lab, rel, shots, log):
     for c in state["cells"]:
         problems += cell_problems(c)
     if problems:
-        return problems
+        return problems, False
     log(f"test_lab: {rel}: {len(before)} cells ran in {time.monotonic() - start:.0f} s")
 
     if ex is not None:
         problems += drive_explorer(page, rel, ex, shots, log)
+        answered = not problems
         wait_for(page, "(ci) => { const s = (" + STATE_JS + ")(); const c = s && s.cells.find((c) => c.index === ci);"
                        " return c && c.count !== null; }", arg=ex, timeout_s=60,
                  what=f"{rel}: explorer cell to end after Stop")
@@ -261,7 +267,28 @@ def run_notebook(page, lab, rel, shots, log):
         problems.append(f"{rel}: {want} SVG outputs in the model, {n} figures rendered")
     log(f"test_lab: {rel}: done in {time.monotonic() - start:.0f} s: {n} figures rendered "
         f"({want} SVG outputs), {len(problems)} problem(s)")
-    return problems
+    return problems, answered
+
+
+# GoNB v0.11.5's websocket.js gives the kernel 500 ms to acknowledge the
+# browser's comm_open, then logs these two errors and drops that attempt. On
+# two busy cores an attempt can miss it while a later one connects: the
+# widgets then work. The two errors are tolerated (and printed) only in a
+# notebook whose explorer's widgets answered every check; anywhere else they
+# fail the test like any console error.
+GONB_HANDSHAKE = (
+    "console error: gonb_comm: failed to connect to kernel, communication (and widgets) will not work: "
+    "comm_open_ack not received in time",
+    "page error: comm_open_ack not received in time",
+)
+
+
+def tolerated_handshake(problems, widgets_answered):
+    """Splits a page's problems into (kept, tolerated): GONB_HANDSHAKE's
+    errors are tolerated when the widgets answered."""
+    if not widgets_answered:
+        return list(problems), []
+    return [p for p in problems if p not in GONB_HANDSHAKE], [p for p in problems if p in GONB_HANDSHAKE]
 
 
 def drive_explorer(page, rel, ci, shots, log):
@@ -389,12 +416,17 @@ def main(argv=None):
                     page = context.new_page()
                     page_problems = []
                     check_report.watch(context, page, page_problems, allow_origin=lab.base)
+                    answered = False
                     try:
-                        page_problems += run_notebook(page, lab, nb, shots, print)
+                        found, answered = run_notebook(page, lab, nb, shots, print)
+                        page_problems += found
                     except Exception as e:  # a timeout, or the page not as expected
                         page.screenshot(path=str(shots / f"{Path(nb).stem}-failed.png"))
                         page_problems.append(f"{type(e).__name__}: {e}")
-                    problems += [f"{nb}: {pr}" for pr in page_problems]
+                    kept, tolerated = tolerated_handshake(page_problems, answered)
+                    for pr in tolerated:
+                        print(f"test_lab: {nb}: tolerated (its widgets answered): {pr}")
+                    problems += [f"{nb}: {pr}" for pr in kept]
                     # Shut the kernel down so the next notebook starts clean.
                     page.evaluate("() => window.jupyterapp.commands.execute('kernelmenu:shutdown')")
                     page.close()
