@@ -20,13 +20,23 @@ func BenchmarkLINKXSimPGCNGloGNNEpoch(b *testing.B) {
 }
 
 // BenchmarkFAGCNBMGCNEpoch measures one training epoch of FAGCN and BM-GCN,
-// whose aggregations weight the edges in the graph (sparse.MulWeighted);
-// BM-GCN's two phases (MLP pre-training, joint) have their own graphs and
-// are timed apart (bmgcn-pre, bmgcn-joint):
+// whose aggregations weight the edges in the graph (FAGCN: sparse.MulWeighted
+// in the entry order; BM-GCN: its weights in the slot layout,
+// sparse.RowSlots); BM-GCN's two phases (MLP pre-training, joint) have their
+// own graphs and are timed apart (bmgcn-pre, bmgcn-joint):
 //
 //	go test ./lwgcn/zoo -run '^$' -bench 'FAGCNBMGCNEpoch/squirrel' -benchtime 10x
 func BenchmarkFAGCNBMGCNEpoch(b *testing.B) {
 	benchBaselineEpochs(b, []string{"chameleon", "squirrel"}, []string{"fagcn", "bmgcn-pre", "bmgcn-joint"})
+}
+
+// BenchmarkSuperGATEpoch measures one training epoch of SuperGAT (its
+// attention in the slot layout, sparse.RowSlots; the link loss's samples
+// included):
+//
+//	go test ./lwgcn/zoo -run '^$' -bench 'SuperGATEpoch' -benchtime 10x
+func BenchmarkSuperGATEpoch(b *testing.B) {
+	benchBaselineEpochs(b, []string{"chameleon", "squirrel_filtered"}, []string{"supergat"})
 }
 
 // benchHyper is the entry and settings a benchmark case name times: an
