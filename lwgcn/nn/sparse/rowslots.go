@@ -1,6 +1,8 @@
 package sparse
 
 import (
+	"fmt"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
@@ -28,9 +30,9 @@ import (
 type RowSlots struct {
 	m       *SpMat
 	buckets []slotBucket
-	// entries caches ToEntries per SlotValues (keyed by its first node), so
+	// entries caches ToEntries per SlotValues (keyed by its nodes' ids), so
 	// that layers sharing one set of weights convert them once.
-	entries map[*Node]*Node
+	entries map[string]*Node
 }
 
 // slotBucket is one bucket of the layout, whole: column indices (padding:
@@ -43,8 +45,18 @@ type slotBucket struct {
 
 // SlotValues are values per slot of a RowSlots: one [K, R, W] node per
 // bucket (W = 1 for entry weights, W heads or features otherwise). Padding
-// slots hold arbitrary values unless stated.
+// slots hold values that stand for no entry (zeros from Cols, Entries and
+// Softmax, scores computed from them elsewhere).
 type SlotValues []*Node
+
+// ids returns the nodes' ids (the identity of a set of slot values).
+func (v SlotValues) ids() []NodeId {
+	ids := make([]NodeId, len(v))
+	for i, x := range v {
+		ids[i] = x.Id()
+	}
+	return ids
+}
 
 // RowSlots returns m's slot layout, or nil when m has none (small matrices
 // multiplied densely, SortedPadded views).
@@ -53,7 +65,7 @@ func (m *SpMat) RowSlots() *RowSlots {
 		return nil
 	}
 	e := m.byRow
-	s := &RowSlots{m: m, entries: map[*Node]*Node{}}
+	s := &RowSlots{m: m, entries: map[string]*Node{}}
 	for b, chunks := range e.buckets {
 		ch := chunks[0]
 		if w := e.whole[b]; w != nil {
@@ -156,7 +168,8 @@ func (s *RowSlots) Softmax(scores SlotValues) SlotValues {
 // dropped). Gradients flow to w.
 func (s *RowSlots) ToEntries(w SlotValues) *Node {
 	s.check(w, "values")
-	if c, ok := s.entries[w[0]]; ok {
+	key := fmt.Sprint(w.ids())
+	if c, ok := s.entries[key]; ok {
 		return c
 	}
 	g := w[0].Graph()
@@ -179,7 +192,7 @@ func (s *RowSlots) ToEntries(w SlotValues) *Node {
 	if cols == 1 {
 		out = Reshape(out, s.m.NNZ)
 	}
-	s.entries[w[0]] = out
+	s.entries[key] = out
 	return out
 }
 
@@ -197,8 +210,8 @@ func (s *RowSlots) check(v SlotValues, what string) {
 }
 
 // MulWeighted returns A_w·x for weights w in the slot layout ([K, R, 1]
-// per bucket; padding slots may hold anything, they multiply the zero
-// row): the same product as SpMat.MulWeighted with w's values in the entry
+// per bucket; padding slots may hold any finite value, they multiply the
+// zero row): the same product as SpMat.MulWeighted with w's values in the entry
 // order, scales included,
 //
 //	out_v = RowScale_v · Σ_{entries (v, u)} w_e · ColScale_u · x_u
