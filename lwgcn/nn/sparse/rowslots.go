@@ -278,12 +278,11 @@ type slotRecord struct {
 	runs   int   // weightings (columns of the slot weights)
 }
 
-// slotBlock is one gathered block [K, r, R·H] of bucket b, its first row
-// within the concatenated output (out).
+// slotBlock is one gathered block [K, r, R·H] of bucket b and its first
+// row within the concatenated output (out).
 type slotBlock struct {
-	blk    *Node
-	b, out int
-	k, r   int
+	blk       *Node
+	b, out, r int
 }
 
 // product is Σ_slots w·x_{col} per row and weighting, in row order: per
@@ -303,10 +302,7 @@ func (s *RowSlots) product(x *Node, w SlotValues, runs int, rec *slotRecord) *No
 	if e.empty > 0 {
 		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, width)))
 	}
-	if rec != nil {
-		*rec = slotRecord{rows: e.empty, pos: e.pos, runs: runs}
-	}
-	out := e.empty
+	out := e.empty // rows of the concatenated outputs so far
 	for b, chunks := range e.buckets {
 		bk := s.buckets[b]
 		k := bk.k
@@ -333,8 +329,7 @@ func (s *RowSlots) product(x *Node, w SlotValues, runs int, rec *slotRecord) *No
 				}
 				blk := Gather(xp, idx, false) // [K, r, R·H]
 				if rec != nil {
-					rec.blocks = append(rec.blocks, slotBlock{blk: blk, b: b, out: out, k: k, r: r})
-					rec.rows += r
+					rec.blocks = append(rec.blocks, slotBlock{blk: blk, b: b, out: out, r: r})
 				}
 				blk = Reshape(Mul(Reshape(blk, k, r, runs, h), Reshape(wc, k, r, runs, 1)), k, r*width)
 				if k == 1 {
@@ -346,6 +341,9 @@ func (s *RowSlots) product(x *Node, w SlotValues, runs int, rec *slotRecord) *No
 			}
 			at += rows
 		}
+	}
+	if rec != nil {
+		rec.rows, rec.pos, rec.runs = out, e.pos, runs
 	}
 	cat := parts[0]
 	if len(parts) > 1 {
@@ -376,7 +374,8 @@ func (rec *slotRecord) slotGradient(v *Node, buckets []slotBucket) *Node {
 	per := make([][]*Node, len(buckets))
 	for _, bl := range rec.blocks {
 		vb := Reshape(Slice(vc, AxisRange(bl.out, bl.out+bl.r)), 1, bl.r, runs, h)
-		per[bl.b] = append(per[bl.b], ReduceSum(Mul(Reshape(bl.blk, bl.k, bl.r, runs, h), vb), -1)) // [K, r, R]
+		k := buckets[bl.b].k
+		per[bl.b] = append(per[bl.b], ReduceSum(Mul(Reshape(bl.blk, k, bl.r, runs, h), vb), -1)) // [K, r, R]
 	}
 	flat := make([]*Node, len(buckets))
 	for b, ps := range per {
