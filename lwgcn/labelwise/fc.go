@@ -55,7 +55,7 @@ func (m LabelWiseGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Nod
 		for l := 1; l < m.Layers; l++ {
 			h = nn.DenseFeatures(nn.ReLU(nn.LabelWiseConv(scope.In("lw%d", l), h, lw, m.Hidden)))
 		}
-		return LogSoftmax(nn.LabelWiseConv(scope.In("lw%d", m.Layers), h, lw, c), -1)
+		return nn.ClassLogSoftmax(nn.LabelWiseConv(scope.In("lw%d", m.Layers), h, lw, c))
 	}
 	h := nn.SparseLinear(scope.In("lin"), x, m.Hidden, true)
 	hs := []*Node{h}
@@ -65,5 +65,5 @@ func (m LabelWiseGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Nod
 	}
 	z := nn.ReLU(nn.Linear(scope.In("cls1"), Concatenate(hs, -1), m.Hidden, true))
 	z = nn.Dropout(scope, z, m.Dropout, train)
-	return LogSoftmax(nn.Linear(scope.In("cls2"), z, c, true), -1)
+	return nn.ClassLogSoftmax(nn.Linear(scope.In("cls2"), z, c, true))
 }

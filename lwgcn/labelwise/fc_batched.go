@@ -141,7 +141,7 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 		for l := 2; l < m.Layers; l++ {
 			h = nn.ReLU(lw.conv(b, fmt.Sprintf("/lw%d", l), nn.Features{}, h, m.Hidden))
 		}
-		return LogSoftmax(Reshape(lw.conv(b, fmt.Sprintf("/lw%d", m.Layers), nn.Features{}, h, c), n, b.Runs, c), -1)
+		return nn.ClassLogSoftmax(Reshape(lw.conv(b, fmt.Sprintf("/lw%d", m.Layers), nn.Features{}, h, c), n, b.Runs, c))
 	}
 	f := x.NumCols()
 	h := b.FirstLayer("/lin", x, 0, train, m.Hidden, true, nn.LinearInit(f), nn.LinearInit(f))
@@ -156,7 +156,7 @@ func (m fcRuns) Forward(b *batched.Builder, in *nn.Nodes, train bool) *Node {
 	z := nn.ReLU(b.Linear("/cls1", cat, m.Hidden, true, nn.LinearInit(in1), nn.LinearInit(in1)))
 	z = b.Dropout(z, m.Dropout, train)
 	out := b.Linear("/cls2", z, c, true, nn.LinearInit(m.Hidden), nn.LinearInit(m.Hidden))
-	return LogSoftmax(Reshape(out, n, b.Runs, c), -1)
+	return nn.ClassLogSoftmax(Reshape(out, n, b.Runs, c))
 }
 
 // lwRuns is the label-wise structure of R runs inside a graph.

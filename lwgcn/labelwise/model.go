@@ -58,7 +58,7 @@ func (m *Selection) Prepare(g *graph.Graph, in *nn.Inputs) error {
 // forward returns the log-probabilities of f_C and f_G.
 func (m *Selection) forward(scope *model.Scope, in *nn.Nodes, train bool) (pc, pg *Node) {
 	pc = m.FC.Forward(scope.In(scopeFC), in, train)
-	pg = LogSoftmax(m.FG.Forward(scope.In(scopeFG), in, train), -1)
+	pg = nn.ClassLogSoftmax(m.FG.Forward(scope.In(scopeFG), in, train))
 	return pc, pg
 }
 
@@ -154,7 +154,7 @@ func (m *Selection) Lagged() *train.LaggedEpoch {
 			pc, pg := m.forward(s, in, true) // pc: f_C's evaluation of the weights before this step (pg: f_G's if fgDet)
 			pgEval := pg
 			if !fgDet {
-				pgEval = LogSoftmax(m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false), -1)
+				pgEval = nn.ClassLogSoftmax(m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false))
 			}
 			end := m.finish(scope, g, in, opt, pc, pgEval, nil)
 			end.TrainLoss = m.thetaSteps(scope, g, in, opt, pc, pg)

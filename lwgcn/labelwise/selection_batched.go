@@ -67,7 +67,7 @@ func (m *selRuns) PrepareRuns(g *graph.Graph, in *nn.Inputs, runs []train.Run) (
 // forward returns the log-probabilities [N, R, C] of f_C and f_G.
 func (m *selRuns) forward(b *batched.Builder, in *nn.Nodes, train bool) (pc, pg *Node) {
 	pc = m.fc.Forward(b.In("/"+scopeFC), in, train)
-	pg = LogSoftmax(m.fg.Forward(b.In("/"+scopeFG), in, train), -1)
+	pg = nn.ClassLogSoftmax(m.fg.Forward(b.In("/"+scopeFG), in, train))
 	return pc, pg
 }
 

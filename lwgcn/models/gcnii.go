@@ -61,7 +61,7 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 			h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
 		}
 		h = nn.Dropout(scope, h, m.Dropout, train)
-		return LogSoftmax(nn.Linear(scope.In("fc1"), h, numClasses(in), true), -1)
+		return nn.ClassLogSoftmax(nn.Linear(scope.In("fc1"), h, numClasses(in), true))
 	}
 	// The layers run on the sorted-padded form (see sparse.SpMat.SortedPadded),
 	// with Â = diag(r) B diag(c) and the node matrices kept as c ⊙ h: since
@@ -89,5 +89,5 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	}
 	h = nn.Dropout(scope, h, m.Dropout, train)
 	out := nn.Linear(scope.In("fc1"), h, numClasses(in), true)
-	return LogSoftmax(view.FromSortedPadded(out), -1)
+	return nn.ClassLogSoftmax(view.FromSortedPadded(out))
 }

@@ -104,5 +104,5 @@ func (m GloGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	for range m.NormLayers {
 		out = nn.GloGNNConv(norm, out, h0, adj, m.GloGNNConfig)
 	}
-	return LogSoftmax(out, -1)
+	return nn.ClassLogSoftmax(out)
 }

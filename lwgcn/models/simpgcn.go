@@ -128,7 +128,7 @@ func (m SimPGCN) ForwardWithEmbedding(scope *model.Scope, in *nn.Nodes, train bo
 	h = nn.Dropout(scope, h, m.Dropout, train)
 	out := nn.SimPConv(scope.In("conv2"), nn.DenseFeatures(h), adj, knn, nn.SimPConfig{Out: numClasses(in), Gamma: m.Gamma,
 		ScoreBias: m.ScoreBias})
-	return LogSoftmax(out, -1), h
+	return nn.ClassLogSoftmax(out), h
 }
 
 // SSLLoss is SimP-GCN's self-supervised regression (PairwiseAttrSim) on the

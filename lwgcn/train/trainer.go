@@ -112,10 +112,10 @@ type EpochFunc func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) 
 func StandardEpoch(m nn.Model) EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
 		labels := in.Get(nn.InputLabels)
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
 		loss := MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
 		opt.Step(scope, g, loss)
-		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		return EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }
@@ -159,7 +159,7 @@ type LaggedEpoch struct {
 // whose log-probabilities are the evaluation of the weights before the step.
 func laggedEpoch(m nn.Model) EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
 		loss := MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
 		opt.Step(scope, g, loss)
 		return EpochNodes{TrainLoss: loss, LogProbs: logp}
@@ -169,7 +169,7 @@ func laggedEpoch(m nn.Model) EpochFunc {
 // evalEpoch is the evaluation pass alone (no step).
 func evalEpoch(m nn.Model) EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		return EpochNodes{TrainLoss: MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)), LogProbs: logp}
 	}
 }

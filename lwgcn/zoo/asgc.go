@@ -86,7 +86,7 @@ func buildASGC(h Hyper) (nn.Model, Training, error) {
 func asgcEpoch(m models.ASGC, c float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels, mask := in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
 		nll := train.MaskedNLL(logp, labels, mask)
 		w := models.ASGCWeight(scope, g)
 		nTrain := ConvertDType(ReduceAllSum(mask), w.DType())
@@ -94,7 +94,7 @@ func asgcEpoch(m models.ASGC, c float64) train.EpochFunc {
 		penalty := Div(ReduceAllSum(Square(w)), MulScalar(nTrain, 2*c))
 		loss := Add(nll, ConvertDType(penalty, nll.DType()))
 		opt.Step(scope, g, loss)
-		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }

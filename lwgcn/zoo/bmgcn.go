@@ -183,7 +183,7 @@ func bmgcnEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64, part bmg
 
 		// Phase 0: one step of the MLP alone (the joint part draws its
 		// dropout masks only).
-		mlpLogp := LogSoftmax(m.MLPLogits(scope.ResetVisited(), in, true), -1)
+		mlpLogp := nn.ClassLogSoftmax(m.MLPLogits(scope.ResetVisited(), in, true))
 		dt := mlpLogp.DType()
 		preLoss := train.MaskedNLL(mlpLogp, labels, trainMask)
 		if withPre {
@@ -196,7 +196,7 @@ func bmgcnEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64, part bmg
 			}
 		}
 		// Keep the MLP weights of the best validation accuracy (>=).
-		mlpEval := LogSoftmax(StopGradient(m.MLPLogits(scope.ResetVisited(), in, false)), -1)
+		mlpEval := nn.ClassLogSoftmax(StopGradient(m.MLPLogits(scope.ResetVisited(), in, false)))
 		nVal := Max(ReduceAllSum(ConvertDType(valMask, dt)), ScalarOne(g, dt))
 		mlpValAcc := Div(train.CorrectCount(mlpEval, labels, valMask), nVal)
 		bestVar := state.VariableWithValue("best_val", float64(0)).SetTrainable(false)
@@ -223,16 +223,16 @@ func bmgcnEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64, part bmg
 		// Phase 1: the joint model.
 		logits, mlpLogits := m.ForwardBoth(scope.ResetVisited(), in, true)
 		c := logits.Shape().Dimensions[1]
-		wrong := LogSoftmax(MulScalar(OneHot(ModScalar(AddScalar(labels, 1), c), c, dt), 10), -1)
+		wrong := nn.ClassLogSoftmax(MulScalar(OneHot(ModScalar(AddScalar(labels, 1), c), c, dt), 10))
 		if !withJoint {
 			// Pre-training epochs: a prediction that is wrong on every node.
 			return train.EpochNodes{TrainLoss: preLoss, LogProbs: wrong,
 				Extra: map[string]*Node{ExtraPhase: ZerosLike(mlpValAcc), ExtraMLPValAcc: mlpValAcc}}
 		}
-		jointLoss := Add(train.MaskedNLL(LogSoftmax(logits, -1), labels, trainMask),
-			MulScalar(train.MaskedNLL(LogSoftmax(mlpLogits, -1), labels, trainMask), mlpLoss))
+		jointLoss := Add(train.MaskedNLL(nn.ClassLogSoftmax(logits), labels, trainMask),
+			MulScalar(train.MaskedNLL(nn.ClassLogSoftmax(mlpLogits), labels, trainMask), mlpLoss))
 		joint.step(scope, g, jointLoss, LogicalNot(inPre))
-		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		phase := ConvertDType(LogicalNot(inPre), dt)
 		if !withPre {
 			return train.EpochNodes{TrainLoss: jointLoss, LogProbs: eval,

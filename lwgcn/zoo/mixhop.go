@@ -120,7 +120,7 @@ func mixhopSGDEpoch(m models.MixHop, lr0, wdKernels, wdPSum float64) train.Epoch
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, _ *train.Optimizer) train.EpochNodes {
 		store := scope.Store()
 		labels := in.Get(nn.InputLabels)
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
 		loss := train.MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
 		var vars []*model.Variable
 		var nodes []*Node
@@ -147,7 +147,7 @@ func mixhopSGDEpoch(m models.MixHop, lr0, wdKernels, wdPSum float64) train.Epoch
 			grad := Add(grads[i], MulScalar(p, wd))
 			v.SetNodeValue(Sub(p, Mul(ConvertDType(lr, p.DType()), grad)))
 		}
-		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }

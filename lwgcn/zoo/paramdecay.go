@@ -60,10 +60,10 @@ func addOffsetDecay(scope *model.Scope, g *Graph, loss *Node, wd float64) *Node 
 func offsetExactEpoch(m nn.Model, wd float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels := in.Get(nn.InputLabels)
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
 		loss := train.MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
 		opt.Step(scope, g, addOffsetDecay(scope, g, loss, wd))
-		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }
@@ -76,7 +76,7 @@ func offsetExactEpoch(m nn.Model, wd float64) train.EpochFunc {
 func adamWEpoch(m nn.Model, lr, wd float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels := in.Get(nn.InputLabels)
-		logp := LogSoftmax(m.Forward(scope.ResetVisited(), in, true), -1)
+		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
 		loss := train.MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
 		vars := trainableParams(scope, g)
 		before := make([]*Node, len(vars))
@@ -93,7 +93,7 @@ func adamWEpoch(m nn.Model, lr, wd float64) train.EpochFunc {
 				v.SetNodeValue(Sub(v.NodeValue(g), MulScalar(p, lr*wd)))
 			}
 		}
-		eval := LogSoftmax(m.Forward(scope.ResetVisited(), in, false), -1)
+		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }

@@ -38,7 +38,7 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 			h = b.Dropout(h, m.Dropout, train)
 			h = ReLU(b.gcn2Conv(l, h, alphaH0, adj, m.Alpha, m.Lambda))
 		}
-		return LogSoftmax(Reshape(out(h), n, b.Runs, c), -1)
+		return nn.ClassLogSoftmax(Reshape(out(h), n, b.Runs, c))
 	}
 	// As models.GCNII: node matrices kept as c ⊙ h in sorted-padded order.
 	h := view.ToSortedPadded(h0)
@@ -60,7 +60,7 @@ func (m GCNII) Forward(b *Builder, in *nn.Nodes, train bool) *Node {
 	if view.ColScale != nil {
 		h = Mul(h, view.InvColScale())
 	}
-	return LogSoftmax(Reshape(view.FromSortedPadded(out(h)), n, b.Runs, c), -1)
+	return nn.ClassLogSoftmax(Reshape(view.FromSortedPadded(out(h)), n, b.Runs, c))
 }
 
 // gcn2Conv is nn.GCN2Conv for R runs: S = (1-α)·Â·h + α·h0 aggregated

@@ -44,11 +44,11 @@ type Epocher interface {
 // the forward pass without dropout.
 func StandardEpoch(m Model, b *Builder, scope *model.Scope, in *nn.Nodes, opt *train.Optimizer) EpochNodes {
 	labels := in.Get(nn.InputLabels)
-	logp := LogSoftmax(m.Forward(b, in, true), -1)
+	logp := nn.ClassLogSoftmax(m.Forward(b, in, true))
 	losses := MaskedNLL(logp, labels, in.Get(InputTrainMask)) // [R]
 	// The sum keeps each run's gradient its own loss's.
 	opt.Step(scope, b.g, ReduceAllSum(losses))
-	return EpochNodes{TrainLoss: losses, LogProbs: LogSoftmax(m.Forward(b, in, false), -1)}
+	return EpochNodes{TrainLoss: losses, LogProbs: nn.ClassLogSoftmax(m.Forward(b, in, false))}
 }
 
 // RunInputs is a Model whose inputs differ per run (LW-GCN's label-wise

@@ -1,0 +1,81 @@
+package nn_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+)
+
+// TestClassLogSoftmaxMatchesGoMLX checks values and gradients against
+// GoMLX's LogSoftmax(x, -1) bit for bit, for class axes below, at and
+// above the pairwise limit, ranks 1 to 3, logits up to ±300 (exp overflows
+// float32 unless the row's true maximum is subtracted), the maximum in
+// every class position. With a NaN logit the entry is NaN (the rest of
+// its row is not compared: the Go backend's own ReduceMax keeps or drops a
+// NaN depending on the axis' width).
+func TestClassLogSoftmaxMatchesGoMLX(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	cases := []struct {
+		dims []int
+	}{{[]int{1}}, {[]int{2, 2}}, {[]int{7, 5}}, {[]int{6, 3, 5}}, {[]int{4, 16}}, {[]int{3, 2, 17}}, {[]int{5, 40}}}
+	for _, tc := range cases {
+		n := 1
+		for _, d := range tc.dims {
+			n *= d
+		}
+		c := tc.dims[len(tc.dims)-1]
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(rng.NormFloat64() * 3)
+		}
+		// Row r has a large maximum at class r mod C.
+		for r := 0; r < n/c; r++ {
+			x[r*c+r%c] = 300
+		}
+		nanAt := -1
+		if n > c {
+			nanAt = c + (1+c/2)%c // in the second row, not at its maximum
+			x[nanAt] = float32(math.NaN())
+		}
+		w := make([]float32, n)
+		for i := range w {
+			w[i] = float32(rng.Float64())
+		}
+		exec, err := NewExec(nntest.Backend(t), func(x, w *Node) []*Node {
+			ours, ref := nn.ClassLogSoftmax(x), LogSoftmax(x, -1)
+			return []*Node{ours, ref, Gradient(ReduceAllSum(Mul(ours, w)), x)[0], Gradient(ReduceAllSum(Mul(ref, w)), x)[0]}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := exec.Exec(tensors.FromFlatDataAndDimensions(x, tc.dims...), tensors.FromFlatDataAndDimensions(w, tc.dims...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, what := range []string{"value", "gradient"} {
+			got, want := tensors.MustCopyFlatData[float32](res[2*k]), tensors.MustCopyFlatData[float32](res[2*k+1])
+			for i := range got {
+				if nanAt >= 0 && i/c == nanAt/c {
+					if what == "value" && i == nanAt && !isNaN32(got[i]) {
+						t.Errorf("%v: the NaN logit's value is %v, want NaN", tc.dims, got[i])
+					}
+					continue
+				}
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Errorf("%v: %s %d = %v, GoMLX's LogSoftmax gives %v", tc.dims, what, i, got[i], want[i])
+				}
+				if isNaN32(got[i]) || math.IsInf(float64(got[i]), 0) {
+					t.Errorf("%v: %s %d = %v (not finite)", tc.dims, what, i, got[i])
+				}
+			}
+		}
+	}
+}
+
+func isNaN32(v float32) bool { return v != v }
