@@ -4,6 +4,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
@@ -67,5 +72,51 @@ func BenchmarkSplitEpoch(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/split-epoch")
 		})
+	}
+}
+
+// BenchmarkPerRun measures PerRun forward and backward (the gradients for
+// h and the weights) for 10 runs on Chameleon's size (N = 2277, in = 64)
+// at several output widths, with the weight gradient's rows padded to
+// PerRunGradientRows ("padded") and not ("exact").
+func BenchmarkPerRun(b *testing.B) {
+	bk, _, err := backend.Shared()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n, r, in = 2277, 10, 64
+	for _, out := range []int{1, 5, 7, 8, 64} {
+		for _, pad := range []bool{true, false} {
+			name := map[bool]string{true: "padded", false: "exact"}[pad]
+			b.Run(fmt.Sprintf("out=%d/%s", out, name), func(b *testing.B) {
+				defer func(old bool) { perRunPadRows = old }(perRunPadRows)
+				perRunPadRows = pad
+				exec, err := NewExec(bk, func(h, wT, c *Node) []*Node {
+					bb := &Builder{Runs: r, g: h.Graph()}
+					grads := Gradient(ReduceAllSum(Mul(bb.PerRun(h, wT), c)), h, wT)
+					return []*Node{ReduceAllSum(grads[0]), ReduceAllSum(grads[1])}
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				fill := func(dims ...int) *tensors.Tensor {
+					t := tensors.FromShape(shapes.Make(dtypes.Float32, dims...))
+					tensors.MustMutableFlatData(t, func(v []float32) {
+						for i := range v {
+							v[i] = float32(i%97)/97 - 0.5
+						}
+					})
+					return t
+				}
+				h, wT, c := fill(n, r*in), fill(r, out, in), fill(n, r*out)
+				for range 2 {
+					exec.MustExec(h, wT, c)
+				}
+				b.ResetTimer()
+				for range b.N {
+					exec.MustExec(h, wT, c)
+				}
+			})
+		}
 	}
 }

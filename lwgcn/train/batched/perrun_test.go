@@ -1,6 +1,7 @@
 package batched
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,13 +15,20 @@ import (
 // TestPerRun: PerRun's value and its gradients for h and the transposed
 // weights against each run's product computed on the host, loop by loop:
 // y_r = h_r·W_r, and for the loss Σ c ⊙ y, dh_r = c_r·W_rᵀ, dW_r = h_rᵀ·c_r
-// (held transposed, dwT_r = c_rᵀ·h_r).
+// (held transposed, dwT_r = c_rᵀ·h_r). Output widths below
+// PerRunGradientRows (whose weight gradient is computed padded) and above.
 func TestPerRun(t *testing.T) {
+	for _, out := range []int{1, 5, 8, 11, 12} {
+		t.Run(fmt.Sprintf("out=%d", out), func(t *testing.T) { testPerRun(t, out) })
+	}
+}
+
+func testPerRun(t *testing.T, out int) {
 	bk, _, err := backend.Shared()
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n, r, in, out = 7, 3, 4, 5
+	const n, r, in = 7, 3, 4
 	rng := rand.New(rand.NewPCG(1, 2))
 	rand := func(size int) []float64 {
 		v := make([]float64, size)
