@@ -187,7 +187,25 @@ func (b *Builder) Dropout(h *Node, rate float64, train bool) *Node {
 	}
 	n, w := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
 	masks := b.Masks(rate, n, w/b.Runs)
-	return Mul(h, Reshape(Stack(masks, 1), n, w))
+	return Mul(h, Reshape(StackRuns(masks), n, w))
+}
+
+// StackRuns stacks one tensor per run, each [d0, ...], into [d0, R, ...]
+// (Stack(xs, 1)). When each holds one value per d0 it stacks them as
+// [R, d0] and transposes that in 2-D, which the Go backend does fast:
+// for 10 dropout masks of 29,157 entries 0.7 ms, against 2.3 ms for the
+// interleaving Stack (wider rows interleave fast, and are stacked as is).
+func StackRuns(xs []*Node) *Node {
+	dims := xs[0].Shape().Dimensions
+	if xs[0].Shape().Size() != dims[0] {
+		return Stack(xs, 1)
+	}
+	flat := make([]*Node, len(xs))
+	for r, x := range xs {
+		flat[r] = Reshape(x, dims[0])
+	}
+	out := append([]int{dims[0], len(xs)}, dims[1:]...)
+	return Reshape(Transpose(Stack(flat, 0), 0, 1), out...)
 }
 
 // FirstLayer is each run's X_r·W_r (+ b_r) on the node features, with X_r
@@ -209,7 +227,7 @@ func (b *Builder) FirstLayer(scope string, x nn.Features, rate float64, train bo
 					masks[r] = Mul(ConvertDType(x.Sparse.Vals, b.DType), masks[r])
 				}
 			}
-			vals = Stack(masks, 1) // [NNZ, R]
+			vals = StackRuns(masks) // [NNZ, R]
 		}
 		y = x.Sparse.MulRuns(w, b.Runs, vals)
 	case train && rate > 0:

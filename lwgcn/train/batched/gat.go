@@ -65,7 +65,7 @@ func (b *Builder) gatAttend(scope string, xw *Node, edges *sparse.SpMat, k, o in
 	alpha := Div(ex, Gather(segSum, dst, true)) // [E, R·K]
 	if train && attDrop > 0 {
 		e := alpha.Shape().Dimensions[0]
-		alpha = Mul(alpha, Reshape(Stack(b.Masks(attDrop, e, k), 1), e, rk))
+		alpha = Mul(alpha, Reshape(StackRuns(b.Masks(attDrop, e, k)), e, rk))
 	}
 	msg := Mul(Gather(xw3, src), ExpandAxes(alpha, -1)) // [E, R·K, O]
 	out := ScatterSum(Zeros(g, shapes.Make(dt, n, rk, o)), dst, msg, true, false)
