@@ -17,10 +17,14 @@ import (
 // to x only, as in MulRuns.
 func (m *SpMat) mulRunsDense(x, vals, rs, cs *Node, runs int) *Node {
 	h := x.Shape().Dimensions[1] / runs
-	// prod is B·y for B [R, r, c] and y [c, R·H]: [r, R·H].
+	// prod is B·y for B [R, r, c] and y [c, R·H]: [r, R·H]. y is moved to
+	// [R, c, H] first (the fast transpose): handed over as [c, R, H], GoMLX
+	// transposes it to [R, H, c] in the slow general way (Texas, 10 runs of
+	// 128 columns: 4.1 ms per product against 1.7).
 	prod := func(b, y *Node) *Node {
 		c := y.Shape().Dimensions[0]
-		out := DotGeneral(b, []int{2}, []int{0}, Reshape(y, c, runs, h), []int{0}, []int{1}) // [R, r, H]
+		yr := TransposeAllDims(Reshape(y, c, runs, h), 1, 0, 2)          // [R, c, H]
+		out := DotGeneral(b, []int{2}, []int{0}, yr, []int{1}, []int{0}) // [R, r, H]
 		return Reshape(TransposeAllDims(out, 1, 0, 2), b.Shape().Dimensions[1], runs*h)
 	}
 	b := m.runsDense(vals, runs, false)
