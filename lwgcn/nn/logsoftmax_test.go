@@ -79,3 +79,35 @@ func TestClassLogSoftmaxMatchesGoMLX(t *testing.T) {
 }
 
 func isNaN32(v float32) bool { return v != v }
+
+// BenchmarkClassLogSoftmax measures log_softmax over the classes of 10
+// runs' outputs on Chameleon's size ([2277, 10, 5]), forward and gradient:
+// ClassLogSoftmax ("pairwise") against GoMLX's LogSoftmax ("reducemax").
+func BenchmarkClassLogSoftmax(b *testing.B) {
+	dims := []int{2277, 10, 5}
+	n := dims[0] * dims[1] * dims[2]
+	x, w := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], w[i] = float32(i%13)/3-2, float32(i%7)/7
+	}
+	for _, tc := range []struct {
+		name string
+		fn   func(*Node) *Node
+	}{{"pairwise", nn.ClassLogSoftmax}, {"reducemax", func(x *Node) *Node { return LogSoftmax(x, -1) }}} {
+		b.Run(tc.name, func(b *testing.B) {
+			exec, err := NewExec(nntest.Backend(b), func(x, w *Node) []*Node {
+				y := tc.fn(x)
+				return []*Node{ReduceAllSum(y), ReduceAllSum(Gradient(ReduceAllSum(Mul(y, w)), x)[0])}
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			xt, wt := tensors.FromFlatDataAndDimensions(x, dims...), tensors.FromFlatDataAndDimensions(w, dims...)
+			exec.MustExec(xt, wt)
+			b.ResetTimer()
+			for range b.N {
+				exec.MustExec(xt, wt)
+			}
+		})
+	}
+}

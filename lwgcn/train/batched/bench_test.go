@@ -120,3 +120,38 @@ func BenchmarkPerRun(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStackRuns measures stacking 10 runs' dropout masks of one value
+// per entry (Chameleon's 29,157 feature entries) into [NNZ, R]: StackRuns
+// ("transposed") against the interleaving Stack(xs, 1) ("interleaved").
+func BenchmarkStackRuns(b *testing.B) {
+	bk, _, err := backend.Shared()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const nnz, r = 29157, 10
+	for _, tc := range []struct {
+		name  string
+		stack func([]*Node) *Node
+	}{{"transposed", StackRuns}, {"interleaved", func(xs []*Node) *Node { return Stack(xs, 1) }}} {
+		b.Run(tc.name, func(b *testing.B) {
+			exec, err := NewExec(bk, func(x *Node) *Node {
+				xs := make([]*Node, r)
+				for k := range xs {
+					xs[k] = AddScalar(x, float64(k))
+				}
+				return ReduceAllSum(tc.stack(xs))
+			})
+			if err != nil {
+				b.Fatal(err)
+			}
+			v := make([]float32, nnz)
+			xt := tensors.FromFlatDataAndDimensions(v, nnz)
+			exec.MustExec(xt)
+			b.ResetTimer()
+			for range b.N {
+				exec.MustExec(xt)
+			}
+		})
+	}
+}
