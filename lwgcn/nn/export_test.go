@@ -2,7 +2,8 @@ package nn
 
 // Internals the external tests (package nn_test) check directly.
 var (
-	IdentityMatrix    = identity
-	SuperGATBCE       = superGATBCE
-	SuperGATNegatives = superGATNegatives
+	IdentityMatrix     = identity
+	PairwiseLogSoftmax = pairwiseLogSoftmax
+	SuperGATBCE        = superGATBCE
+	SuperGATNegatives  = superGATNegatives
 )
