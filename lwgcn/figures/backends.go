@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/plot"
 	"github.com/lwgcn/toolkit/lwgcn/results"
@@ -64,7 +65,6 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 	}
 	byKey := map[key]map[string]results.BackendBench{}
 	var keys []key
-	var prov results.Provenance
 	for _, r := range rows {
 		k := key{r.Dataset, r.Case, r.Threads()}
 		if byKey[k] == nil {
@@ -72,9 +72,6 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 			keys = append(keys, k)
 		}
 		byKey[k][r.Backend] = r
-		if r.Provenance.Date >= prov.Date {
-			prov = r.Provenance
-		}
 	}
 	rank := func(d string) int {
 		if i := slices.Index(order, d); i >= 0 {
@@ -123,10 +120,59 @@ func BackendSpeedTable(caption string, rows []results.BackendBench, pytorch PyTo
 		}
 		t.Row(cells...)
 	}
-	if prov.Date != "" {
-		t.Footer(prov.String())
+	if f := backendProvenance(rows, backends); f != "" {
+		t.Footer(f)
 	}
 	return t
+}
+
+// backendProvenance is the footer of a backend table: the latest row's
+// provenance when every row comes from one commit and machine, else each
+// backend's latest, naming the other commits its older rows were measured
+// at, so that a ratio between rows of different commits is visible as such.
+func backendProvenance(rows []results.BackendBench, backends []string) string {
+	latest := map[string]results.Provenance{}
+	commits := map[string][]string{}
+	var all results.Provenance
+	same := true
+	for i, r := range rows {
+		p := r.Provenance
+		if p.Date >= latest[r.Backend].Date {
+			latest[r.Backend] = p
+		}
+		if p.Date >= all.Date {
+			all = p
+		}
+		c := p.ShortCommit()
+		if !slices.Contains(commits[r.Backend], c) {
+			commits[r.Backend] = append(commits[r.Backend], c)
+		}
+		if i > 0 && (p.Commit != rows[0].Provenance.Commit || p.Dirty != rows[0].Provenance.Dirty || p.Machine != rows[0].Provenance.Machine) {
+			same = false
+		}
+	}
+	if all.Date == "" {
+		return ""
+	}
+	if same {
+		return all.String()
+	}
+	var parts []string
+	for _, b := range backends {
+		p := latest[b]
+		s := p.String()
+		var older []string
+		for _, c := range commits[b] {
+			if c != p.ShortCommit() {
+				older = append(older, c)
+			}
+		}
+		if len(older) > 0 {
+			s += " (older rows: commit " + strings.Join(older, ", ") + ")"
+		}
+		parts = append(parts, b+" rows: "+s)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // FasterBackend compares two timings of one case: the backend with the

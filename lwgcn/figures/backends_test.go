@@ -34,6 +34,37 @@ func TestBackendSpeedTable(t *testing.T) {
 	}
 }
 
+// The footer is the latest provenance when all rows share a commit and
+// machine; with rows of several commits it gives each backend's, and the
+// older commits a backend's rows still come from.
+func TestBackendSpeedTableFooter(t *testing.T) {
+	prov := func(commit string, dirty bool, backend, date string) results.Provenance {
+		return results.Provenance{Commit: commit, Dirty: dirty, Backend: backend, Machine: "m", Date: date}
+	}
+	row := func(ds, backend string, p results.Provenance) results.BackendBench {
+		return results.BackendBench{Dataset: ds, Case: results.CaseEpoch, Backend: backend, GOMAXPROCS: 2, CPUs: 2, MsPerEpoch: 1, Provenance: p}
+	}
+	one := []results.BackendBench{
+		row("texas", "go", prov("aaaaaaaaaaaa", false, "go", "2026-11-01T00:00:00Z")),
+		row("texas", "xla:cuda", prov("aaaaaaaaaaaa", false, "xla:cuda", "2026-11-02T00:00:00Z")),
+	}
+	md := BackendSpeedTable("", one, nil, nil, nil).Markdown()
+	if want := "_commit aaaaaaaaaa, backend xla:cuda, m, 2026-11-02_"; !strings.Contains(md, want) {
+		t.Errorf("one commit: footer lacks %q:\n%s", want, md)
+	}
+	mixed := []results.BackendBench{
+		row("texas", "go", prov("aaaaaaaaaaaa", true, "go", "2026-11-01T00:00:00Z")),
+		row("cora", "xla:cuda", prov("aaaaaaaaaaaa", true, "xla:cuda", "2026-11-01T00:00:00Z")),
+		row("texas", "xla:cuda", prov("bbbbbbbbbbbb", false, "xla:cuda", "2026-11-03T00:00:00Z")),
+	}
+	md = BackendSpeedTable("", mixed, nil, nil, nil).Markdown()
+	want := "_go rows: commit aaaaaaaaaa+dirty, backend go, no SIMD, m, 2026-11-01; " +
+		"xla:cuda rows: commit bbbbbbbbbb, backend xla:cuda, m, 2026-11-03 (older rows: commit aaaaaaaaaa+dirty)_"
+	if !strings.Contains(md, want) {
+		t.Errorf("mixed commits: footer lacks %q:\n%s", want, md)
+	}
+}
+
 // The faster backend per epoch, and when it compiles slower, the epochs
 // from which it wins overall: XLA saves 30 - 20 = 10 ms per epoch and
 // compiles 4.0 - 0.5 = 3.5 s longer, so it wins from 350 epochs.

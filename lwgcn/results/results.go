@@ -62,13 +62,7 @@ func (p Provenance) OnAccelerator() bool {
 
 // String is a short provenance line for figure and table footers.
 func (p Provenance) String() string {
-	c := p.Commit
-	if len(c) > 10 {
-		c = c[:10]
-	}
-	if p.Dirty {
-		c += "+dirty"
-	}
+	c := p.ShortCommit()
 	simd := ""
 	if p.Backend == "go" || strings.HasPrefix(p.Backend, "go ") {
 		simd = map[bool]string{true: ", SIMD", false: ", no SIMD"}[p.SIMD]
@@ -81,6 +75,19 @@ func (p Provenance) String() string {
 		date = date[:10]
 	}
 	return fmt.Sprintf("commit %s, backend %s%s, %s, %s", c, p.Backend, simd, p.Machine, date)
+}
+
+// ShortCommit is the commit's first 10 hex digits, "+dirty" when the tree
+// had uncommitted changes.
+func (p Provenance) ShortCommit() string {
+	c := p.Commit
+	if len(c) > 10 {
+		c = c[:10]
+	}
+	if p.Dirty {
+		c += "+dirty"
+	}
+	return c
 }
 
 // Run is the record of one training run on one split.
