@@ -302,6 +302,19 @@ func Set(in HostInputs, name string, m *SparseMatrix) {
 		}
 		in.SetFloat(name+"/dense", b, m.NumRows, m.NumCols)
 		in.SetInt32(name+"/coo", coo, nnz, 2)
+		// Bᵀ for the gradient (Mul): the Go backend would otherwise
+		// transpose B, v and the result at every backward pass.
+		if symmetric(b, m.NumRows, m.NumCols) {
+			in.SetMeta(name+"/dense/symmetric", 1)
+		} else {
+			bt := make([]float32, len(b))
+			for i := range m.NumRows {
+				for j := range m.NumCols {
+					bt[j*m.NumRows+i] = b[i*m.NumCols+j]
+				}
+			}
+			in.SetFloat(name+"/denset", bt, m.NumCols, m.NumRows)
+		}
 		return
 	}
 	setELL(in, name+"/ell/r", buildELL(m.NumRows, m.NumCols, m.Rows, m.Cols), m.Vals)
@@ -434,6 +447,9 @@ type SpMat struct {
 	// hubRow, hubCol: the hub form of byRow and byCol (nil without hubs).
 	hubRow, hubCol *ellNodes
 	dense, coo     *Node
+	// denseT is Bᵀ (B itself when symmetric) for the gradient of the dense
+	// form with the stored values.
+	denseT *Node
 	// noGrad skips the custom-gradient scaffolding (evaluation passes).
 	noGrad bool
 	// stored is the Vals node read from the inputs (nil if none).
@@ -471,6 +487,11 @@ func FromNodes(n GraphInputs, name string) *SpMat {
 	}
 	if d := n.Maybe(name + "/dense"); d != nil {
 		m.dense, m.coo = d, n.Get(name+"/coo")
+		if n.MetaOr(name+"/dense/symmetric", 0) == 1 {
+			m.denseT = d
+		} else {
+			m.denseT = n.Maybe(name + "/denset")
+		}
 	} else {
 		m.byRow, m.byCol = ellFromNodes(n, name+"/ell/r"), ellFromNodes(n, name+"/ell/c")
 		if n.MetaOr(name+"/hub/present", 0) == 1 {
@@ -523,6 +544,9 @@ func (m *SpMat) Mul(x *Node) *Node {
 	}
 	if m.dense != nil {
 		b := m.dense
+		if vals == nil && m.denseT != nil && !m.noGrad && denseGradientTranspose {
+			return denseMulWithTranspose(x, ConvertDType(b, dt), ConvertDType(m.denseT, dt), rs, cs)
+		}
 		if vals != nil {
 			b = Scatter(m.coo, vals, shapes.Make(dt, m.NumRows, m.NumCols), false, false)
 		}
@@ -575,15 +599,55 @@ func (m *SpMat) Mul(x *Node) *Node {
 	return linearWithCustomGradient(x, fwd, bwd)
 }
 
+// denseGradientTranspose selects denseMulWithTranspose for the dense form
+// (BenchmarkDenseMul compares it with GoMLX's gradient of Dot).
+var denseGradientTranspose = true
+
+// denseMulWithTranspose is rs ⊙ (B·(cs ⊙ x)) (nil scales: none) with the
+// gradient cs ⊙ (Bᵀ·(rs ⊙ v)) from the given bT: GoMLX's own gradient of
+// Dot(B, x) contracts v's and B's row axes, a layout the Go backend only
+// multiplies after transposing B, v and the result (Texas: a 183 x 183
+// transpose twice per LW-GCN epoch, and two [183, 128] ones per product).
+//
+// fwd stops no gradient: autodiff hands the output's gradient to bwd and
+// never differentiates fwd's nodes (they have no other consumer). A stopped
+// input would instead make autodiff skip the output, and bwd with it.
+func denseMulWithTranspose(x, b, bT, rs, cs *Node) *Node {
+	fwd := func(x *Node) *Node {
+		if cs != nil {
+			x = Mul(x, cs)
+		}
+		y := Dot(b, x).Product()
+		if rs != nil {
+			y = Mul(y, rs)
+		}
+		return y
+	}
+	bwd := func(v *Node) *Node {
+		if rs != nil {
+			v = Mul(v, rs)
+		}
+		g := Dot(bT, v).Product()
+		if cs != nil {
+			g = Mul(g, cs)
+		}
+		return g
+	}
+	return linearWithCustomGradient(x, fwd, bwd)
+}
+
 // linearWithCustomGradient returns fwd(x) for a linear map fwd, with bwd
 // (its transpose: v [rows of fwd(x), H] -> [rows of x, H]) as the
-// vector-Jacobian product. fwd must not propagate gradients (it stops them
-// itself); the gradient goes through GoMLX's alternate-VJP mechanism for fused ops
+// vector-Jacobian product. The gradient goes through GoMLX's alternate-VJP mechanism for fused ops
 // (InternalFusedOpCallerMulti, GoMLX v0.28): the output's arriving
 // gradient is handed to an alternate node, z = IdentityWithCustomGradient(x)
 // with bwd as its gradient, which the forward computation never evaluates
 // (the backend drops it as dead code). So the forward costs exactly fwd —
-// no identity copies or zero terms — and the backward exactly bwd.
+// no identity copies or zero terms — and the backward exactly bwd. Autodiff
+// never differentiates fwd's own nodes (the ELL forms stop gradients in
+// them all the same), but it skips an output none of whose inputs needs a
+// gradient, and bwd with it: fwd's last node must have an input that is not
+// a StopGradient (and not only constants).
 func linearWithCustomGradient(x *Node, fwd, bwd func(*Node) *Node) *Node {
 	outs, _ := InternalFusedOpCallerMulti(
 		func() []*Node { return []*Node{fwd(x)} },

@@ -80,12 +80,18 @@ func testSpMatMul(t *testing.T) {
 		override   bool
 		bucketCost int
 		dense      bool
-	}{{"square", 6, 6, 1 << 20, 1024, false, 256, false}, {"square-chunked", 6, 6, 1, 1, false, 256, false},
-		{"square-whole-buckets", 6, 6, 1 << 20, 1, false, 256, false},
-		{"square-some-whole", 6, 6, 100, 1, false, 0, false},
-		{"wide-buckets", 5, 7, 1 << 20, 1024, false, 0, false}, {"tall-chunked-buckets", 9, 4, 1, 1, false, 0, false},
-		{"tall-override", 9, 4, 1, 1, true, 0, false}, {"tall-override-some-whole", 9, 4, 100, 1, true, 0, false},
-		{"dense", 6, 6, 0, 1024, false, 0, true}, {"dense-override", 9, 4, 0, 1024, true, 0, true}} {
+		// sym mirrors every entry (B = Bᵀ); rowScale adds a row scale.
+		sym, rowScale bool
+	}{{"square", 6, 6, 1 << 20, 1024, false, 256, false, false, false}, {"square-chunked", 6, 6, 1, 1, false, 256, false, false, false},
+		{"square-whole-buckets", 6, 6, 1 << 20, 1, false, 256, false, false, false},
+		{"square-some-whole", 6, 6, 100, 1, false, 0, false, false, false},
+		{"wide-buckets", 5, 7, 1 << 20, 1024, false, 0, false, false, false}, {"tall-chunked-buckets", 9, 4, 1, 1, false, 0, false, false, false},
+		{"tall-override", 9, 4, 1, 1, true, 0, false, false, false}, {"tall-override-some-whole", 9, 4, 100, 1, true, 0, false, false, false},
+		{"dense", 6, 6, 0, 1024, false, 0, true, false, false}, {"dense-override", 9, 4, 0, 1024, true, 0, true, false, false},
+		{"dense-tall-row-scale", 9, 4, 0, 1024, false, 0, true, false, true},
+		{"dense-wide", 4, 9, 0, 1024, false, 0, true, false, false},
+		{"dense-symmetric", 6, 6, 0, 1024, false, 0, true, true, true},
+		{"dense-no-scales", 6, 6, 0, 1024, false, 0, true, false, false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			sparse.ChunkBytes, sparse.ELLChunkSlots = tc.chunk, tc.slots
 			sparse.ELLBucketCost = tc.bucketCost // 0: one bucket per distinct row length
@@ -99,18 +105,44 @@ func testSpMatMul(t *testing.T) {
 				r = append(r, int32(rng.IntN(tc.rows)))
 				c = append(c, int32(rng.IntN(tc.cols)))
 				v = append(v, float32(rng.IntN(5)+1)/4)
+				if tc.sym {
+					r, c, v = append(r, c[len(c)-1]), append(c, r[len(r)-1]), append(v, v[len(v)-1])
+				}
 			}
 			m, err := sparse.NewSparseMatrix(tc.rows, tc.cols, r, c, v)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m.ColScale = make([]float32, tc.cols)
-			for i := range m.ColScale {
-				m.ColScale[i] = float32(i+1) / 2
+			if tc.name != "dense-no-scales" {
+				m.ColScale = make([]float32, tc.cols)
+				for i := range m.ColScale {
+					m.ColScale[i] = float32(i+1) / 2
+				}
+			} else if m.RowScale != nil {
+				t.Fatal("dense-no-scales: the values were factored into a row scale")
+			}
+			if tc.rowScale {
+				if m.RowScale == nil {
+					m.RowScale = make([]float32, tc.rows)
+					for i := range m.RowScale {
+						m.RowScale[i] = 1
+					}
+				}
+				for i := range m.RowScale {
+					m.RowScale[i] /= float32(i + 2)
+				}
 			}
 			in := nn.NewInputs()
 			in.DType = dtypes.Float64
 			sparse.Set(in, "a", m)
+			// The dense form's gradient uses B itself (symmetric) or the
+			// stored Bᵀ.
+			if sym, _ := in.Meta("a/dense/symmetric"); tc.dense && (sym == 1) != tc.sym {
+				t.Fatalf("a/dense/symmetric = %d for sym %v", sym, tc.sym)
+			}
+			if tc.dense && !tc.sym && !in.Has("a/denset") {
+				t.Fatal("no a/denset for an asymmetric dense matrix")
+			}
 			const h = 3
 			x0 := make([]float64, tc.cols*h)
 			for i := range x0 {

@@ -1,0 +1,10 @@
+package sparse
+
+// SetDenseGradientTranspose switches the dense form's gradient between the
+// stored transpose and GoMLX's gradient of Dot (BenchmarkDenseMul),
+// returning the previous setting.
+func SetDenseGradientTranspose(on bool) bool {
+	old := denseGradientTranspose
+	denseGradientTranspose = on
+	return old
+}
