@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -162,8 +163,10 @@ func runBenchBatched(args []string) error {
 					if err != nil {
 						return fmt.Errorf("bench-batched: %s %s at GOMAXPROCS=%d: %w", ds, mode, p, err)
 					}
+					result, other := childResult(outb)
+					os.Stderr.Write(other)
 					var t blockTiming
-					if err := json.Unmarshal(outb, &t); err != nil {
+					if err := json.Unmarshal(result, &t); err != nil {
 						return fmt.Errorf("bench-batched: %s %s: reading the block's result %q: %w", ds, mode, outb, err)
 					}
 					fmt.Fprintf(os.Stderr, "%-10s GOMAXPROCS=%d block %d %-7s %8.2f ms/split-epoch (cpu %8.2f, peak RSS %5.0f MiB, %d epochs)\n",
@@ -355,4 +358,14 @@ func vmHWM() uint64 {
 		}
 	}
 	return 0
+}
+
+// childResult splits a -child process's standard output into its result
+// (the last non-empty line) and what came before it: lines that libraries
+// print on standard output (the Go backend's "parallelism set to" for
+// GOMLX_BACKEND=go:parallelism=N), passed on to standard error.
+func childResult(out []byte) (result, other []byte) {
+	trimmed := bytes.TrimRight(out, "\n")
+	i := bytes.LastIndexByte(trimmed, '\n')
+	return trimmed[i+1:], trimmed[:i+1]
 }
