@@ -10,7 +10,8 @@
 //
 // Every sparse product (sparse features times a weight matrix, normalised
 // adjacency times node features) is a SparseMatrix (host) / SpMat (graph).
-// Small matrices (DenseMaxElements) are multiplied densely with one Dot.
+// Small matrices (DenseMaxElements) are multiplied densely with one Dot,
+// and their gradient with a stored transpose (one Dot, no transposes).
 // Larger ones use a bucketed ELL layout built on the host: rows grouped by
 // their number of entries, each bucket a [K, rows] table of column indices
 // stored in chunks of ELLChunkSlots slots (and whole, for narrow products);

@@ -266,7 +266,8 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 // Set adds the tensors of a sparse matrix under name/...: rows, cols
 // ([nnz, 1] int32, sorted by row), vals ([nnz]), rowscale/colscale ([n, 1]),
 // and either (small matrices, see DenseMaxElements) B as a dense matrix
-// (name/dense) with the coordinates (name/coo), or the bucketed ELL layouts
+// (name/dense) with the coordinates (name/coo) and Bᵀ for the gradient
+// (name/denset; name/dense/symmetric instead when B = Bᵀ), or the bucketed ELL layouts
 // of A (name/ell/r...) and of Aᵀ (name/ell/c...) used by SpMat.Mul and its
 // gradient: per bucket and chunk, column indices, entry indices and (when
 // the matrix has values) the values in slot order, and each bucket of
