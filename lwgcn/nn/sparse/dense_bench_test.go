@@ -1,6 +1,7 @@
 package sparse_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -13,64 +14,86 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
-// BenchmarkDenseMul measures A·x and its gradient with respect to x for a
-// Texas-sized directed graph in the dense form (183 nodes, 325 random
-// edges plus self loops, GCN-normalised by row and column scales; x
-// [183, 128]): the gradient from the stored Aᵀ ("stored-transpose")
-// against GoMLX's gradient of Dot ("gomlx-gradient").
+// BenchmarkDenseMul measures A·x and its gradient with respect to x on
+// 183-node directed graphs (Texas's size), GCN-normalised by row and
+// column scales, for x of several widths (128: one LW-GCN run; 1280: ten
+// runs batched): "webkb" has 325 edges with skewed in-degrees (hub pages)
+// plus self loops (1.5% dense), "deg10" 1,830 uniform edges plus self
+// loops (5.6%). The forms: the dense product with its gradient from the
+// stored Aᵀ ("stored-transpose"), with GoMLX's gradient of Dot
+// ("gomlx-gradient"), and the bucketed ELL layout ("ell").
 func BenchmarkDenseMul(b *testing.B) {
-	const n, h, edges = 183, 128, 325
-	rng := rand.New(rand.NewPCG(1, 2))
-	var r, c []int32
-	for i := range n {
-		r, c = append(r, int32(i)), append(c, int32(i))
-	}
-	for range edges {
-		r, c = append(r, int32(rng.IntN(n))), append(c, int32(rng.IntN(n)))
-	}
-	m, err := sparse.NewSparseMatrix(n, n, r, c, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, in := make([]float32, n), make([]float32, n)
-	for i := range r {
-		out[r[i]]++
-		in[c[i]]++
-	}
-	m.RowScale, m.ColScale = make([]float32, n), make([]float32, n)
-	for i := range n {
-		m.RowScale[i], m.ColScale[i] = float32(1/math.Sqrt(float64(out[i]))), float32(1/math.Sqrt(float64(in[i])))
-	}
-	fill := func() *tensors.Tensor {
-		v := make([]float32, n*h)
-		for i := range v {
-			v[i] = float32(rng.NormFloat64())
+	const n = 183
+	for _, gr := range []struct {
+		name   string
+		edges  int
+		skewed bool
+	}{{"webkb", 325, true}, {"deg10", 1830, false}} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		var r, c []int32
+		for i := range n {
+			r, c = append(r, int32(i)), append(c, int32(i))
 		}
-		return tensors.FromFlatDataAndDimensions(v, n, h)
-	}
-	x, rr := fill(), fill()
-	for _, stored := range []bool{true, false} {
-		name := map[bool]string{true: "stored-transpose", false: "gomlx-gradient"}[stored]
-		b.Run(name, func(b *testing.B) {
-			defer sparse.SetDenseGradientTranspose(sparse.SetDenseGradientTranspose(stored))
-			inputs := nn.NewInputs()
-			sparse.Set(inputs, "a", m)
-			k := len(inputs.Tensors())
-			exec, err := NewExec(nntest.Backend(b), func(params []*Node) *Node {
-				a := sparse.FromNodes(inputs.Nodes(params[:k]), "a")
-				return Gradient(ReduceAllSum(Mul(a.Mul(params[k]), params[k+1])), params[k])[0]
-			})
-			if err != nil {
-				b.Fatal(err)
+		for range gr.edges {
+			col := rng.IntN(n)
+			if gr.skewed {
+				u := rng.Float64()
+				col = int(float64(n) * u * u * u)
 			}
-			args := append(inputs.Tensors(), x, rr)
-			for range 3 {
-				exec.MustExec(args...)
+			r, c = append(r, int32(rng.IntN(n))), append(c, int32(col))
+		}
+		m, err := sparse.NewSparseMatrix(n, n, r, c, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, in := make([]float32, n), make([]float32, n)
+		for i := range r {
+			out[r[i]]++
+			in[c[i]]++
+		}
+		m.RowScale, m.ColScale = make([]float32, n), make([]float32, n)
+		for i := range n {
+			m.RowScale[i], m.ColScale[i] = float32(1/math.Sqrt(float64(out[i]))), float32(1/math.Sqrt(float64(in[i])))
+		}
+		for _, h := range []int{5, 16, 64, 128, 1280} {
+			fill := func() *tensors.Tensor {
+				v := make([]float32, n*h)
+				for i := range v {
+					v[i] = float32(rng.NormFloat64())
+				}
+				return tensors.FromFlatDataAndDimensions(v, n, h)
 			}
-			b.ResetTimer()
-			for range b.N {
-				exec.MustExec(args...)
+			x, rr := fill(), fill()
+			for _, form := range []string{"stored-transpose", "gomlx-gradient", "ell"} {
+				if form == "gomlx-gradient" && h != 128 {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/h=%d/%s", gr.name, h, form), func(b *testing.B) {
+					defer sparse.SetDenseGradientTranspose(sparse.SetDenseGradientTranspose(form == "stored-transpose"))
+					if form == "ell" {
+						defer func(old int) { sparse.DenseMaxElements = old }(sparse.DenseMaxElements)
+						sparse.DenseMaxElements = 0
+					}
+					inputs := nn.NewInputs()
+					sparse.Set(inputs, "a", m)
+					k := len(inputs.Tensors())
+					exec, err := NewExec(nntest.Backend(b), func(params []*Node) *Node {
+						a := sparse.FromNodes(inputs.Nodes(params[:k]), "a")
+						return Gradient(ReduceAllSum(Mul(a.Mul(params[k]), params[k+1])), params[k])[0]
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					args := append(inputs.Tensors(), x, rr)
+					for range 3 {
+						exec.MustExec(args...)
+					}
+					b.ResetTimer()
+					for range b.N {
+						exec.MustExec(args...)
+					}
+				})
 			}
-		})
+		}
 	}
 }

@@ -8,3 +8,7 @@ func SetDenseGradientTranspose(on bool) bool {
 	denseGradientTranspose = on
 	return old
 }
+
+// MulIsDense says whether m.Mul multiplies x of width columns in the dense
+// form.
+func MulIsDense(m *SpMat, width int) bool { return m.dense != nil && m.denseFor(width) }

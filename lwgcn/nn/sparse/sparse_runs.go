@@ -18,6 +18,9 @@ import (
 // cache. Gradients flow to x only (Aᵀ_r·v_r on the transposed layout), as
 // in Mul.
 func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
+	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
+		return m.wide().MulRuns(x, runs, vals)
+	}
 	if vals == nil && m.dense != nil {
 		return m.Mul(x)
 	}

@@ -143,56 +143,73 @@ func testSpMatMul(t *testing.T) {
 			if tc.dense && !tc.sym && !in.Has("a/denset") {
 				t.Fatal("no a/denset for an asymmetric dense matrix")
 			}
-			const h = 3
-			x0 := make([]float64, tc.cols*h)
-			for i := range x0 {
-				x0[i] = rng.NormFloat64()
+			// A matrix kept dense is multiplied densely when x is narrow (3
+			// columns here) or the matrix dense enough (these are: 17 entries
+			// in 24 to 36), and in its ELL layout otherwise (40 columns with
+			// DenseMinDensity above 1).
+			widths := []int{3}
+			if tc.dense {
+				widths = append(widths, 40)
 			}
-			// override: entry values replaced in the graph (as dropout does).
-			over := make([]float64, m.NNZ())
-			for i := range over {
-				over[i] = float64(i%3) - 0.5
-			}
-			hs := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
-				x := scope.VariableWithValue("x", nntest.Float64Tensor(x0, tc.cols, h)).NodeValue(n.Graph())
-				a := sparse.FromNodes(n, "a")
+			for _, h := range widths {
+				if h > sparse.DenseMaxWidth {
+					defer func(old float64) { sparse.DenseMinDensity = old }(sparse.DenseMinDensity)
+					sparse.DenseMinDensity = 2
+				}
+				wantDense := tc.dense && h <= sparse.DenseMaxWidth
+				x0 := make([]float64, tc.cols*h)
+				for i := range x0 {
+					x0[i] = rng.NormFloat64()
+				}
+				// override: entry values replaced in the graph (as dropout does).
+				over := make([]float64, m.NNZ())
+				for i := range over {
+					over[i] = float64(i%3) - 0.5
+				}
+				hs := nntest.NewHarness(t, in, 1, func(scope *model.Scope, n *nn.Nodes) *Node {
+					x := scope.VariableWithValue("x", nntest.Float64Tensor(x0, tc.cols, h)).NodeValue(n.Graph())
+					a := sparse.FromNodes(n, "a")
+					if tc.override {
+						a = a.WithVals(Const(n.Graph(), over))
+					}
+					if got := sparse.MulIsDense(a, h); got != wantDense {
+						t.Errorf("h=%d: dense product %v, want %v", h, got, wantDense)
+					}
+					return a.Mul(x)
+				})
+				got, _ := hs.Forward()
 				if tc.override {
-					a = a.WithVals(Const(n.Graph(), over))
-				}
-				return a.Mul(x)
-			})
-			got, _ := hs.Forward()
-			if tc.override {
-				m.Vals = make([]float32, len(over))
-				for i, v := range over {
-					m.Vals[i] = float32(v)
-				}
-			}
-			dense := m.Dense()
-			want := make([]float64, tc.rows*h)
-			for i := range tc.rows {
-				for j := range h {
-					for k := range tc.cols {
-						want[i*h+j] += dense[i*tc.cols+k] * x0[k*h+j]
+					m.Vals = make([]float32, len(over))
+					for i, v := range over {
+						m.Vals[i] = float32(v)
 					}
 				}
-			}
-			nntest.AssertClose(t, "A·x", got, want, 1e-12)
-			// Gradient of Σ (A·x) ⊙ r is Aᵀ·r.
-			rr := make([]float64, tc.rows*h)
-			for i := range rr {
-				rr[i] = rng.NormFloat64()
-			}
-			grads := hs.Gradients(rr, []int{tc.rows, h})
-			wantG := make([]float64, tc.cols*h)
-			for k := range tc.cols {
-				for j := range h {
-					for i := range tc.rows {
-						wantG[k*h+j] += dense[i*tc.cols+k] * rr[i*h+j]
+				dense := m.Dense()
+				want := make([]float64, tc.rows*h)
+				for i := range tc.rows {
+					for j := range h {
+						for k := range tc.cols {
+							want[i*h+j] += dense[i*tc.cols+k] * x0[k*h+j]
+						}
 					}
 				}
+				nntest.AssertClose(t, "A·x", got, want, 1e-12)
+				// Gradient of Σ (A·x) ⊙ r is Aᵀ·r.
+				rr := make([]float64, tc.rows*h)
+				for i := range rr {
+					rr[i] = rng.NormFloat64()
+				}
+				grads := hs.Gradients(rr, []int{tc.rows, h})
+				wantG := make([]float64, tc.cols*h)
+				for k := range tc.cols {
+					for j := range h {
+						for i := range tc.rows {
+							wantG[k*h+j] += dense[i*tc.cols+k] * rr[i*h+j]
+						}
+					}
+				}
+				nntest.AssertClose(t, "Aᵀ·r", grads["/x"], wantG, 1e-12)
 			}
-			nntest.AssertClose(t, "Aᵀ·r", grads["/x"], wantG, 1e-12)
 		})
 	}
 }
