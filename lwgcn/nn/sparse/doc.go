@@ -10,8 +10,10 @@
 //
 // Every sparse product (sparse features times a weight matrix, normalised
 // adjacency times node features) is a SparseMatrix (host) / SpMat (graph).
-// Small matrices (DenseMaxElements) are multiplied densely with one Dot,
-// and their gradient with a stored transpose (one Dot, no transposes).
+// Small matrices (DenseMaxElements) are also kept dense: narrow products
+// (DenseMaxWidth columns) or dense-enough matrices (DenseMinDensity) use one
+// Dot, and the gradient another with a stored transpose; wider products use
+// the ELL layout below.
 // Larger ones use a bucketed ELL layout built on the host: rows grouped by
 // their number of entries, each bucket a [K, rows] table of column indices
 // stored in chunks of ELLChunkSlots slots (and whole, for narrow products);
