@@ -223,11 +223,11 @@ func TestBatchedFCEqualsAloneTexas(t *testing.T) {
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 6, runs)
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 16, Dropout: 0.5}, 6, runs)
 	// Every sparse matrix in the bucketed ELL layout, then every one dense.
-	dense := sparse.DenseMaxElements
-	t.Cleanup(func() { sparse.DenseMaxElements = dense })
+	dense, density := sparse.DenseMaxElements, sparse.DenseMinDensity
+	t.Cleanup(func() { sparse.DenseMaxElements, sparse.DenseMinDensity = dense, density })
 	sparse.DenseMaxElements = 0
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
-	sparse.DenseMaxElements = 1 << 20
+	sparse.DenseMaxElements, sparse.DenseMinDensity = 1<<20, 0
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 2, Hidden: 16}, 4, runs)
 }
 

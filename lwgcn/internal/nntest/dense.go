@@ -99,12 +99,15 @@ func AddBias(m [][]float64, b []float64) [][]float64 {
 func BothLayouts(t *testing.T, f func(t *testing.T)) {
 	for _, name := range []string{"dense", "ell", "ell-hubs"} {
 		t.Run(name, func(t *testing.T) {
-			oldDense, oldCost := sparse.DenseMaxElements, sparse.ELLBucketCost
-			defer func() { sparse.DenseMaxElements, sparse.ELLBucketCost = oldDense, oldCost }()
+			oldDense, oldCost, oldDensity := sparse.DenseMaxElements, sparse.ELLBucketCost, sparse.DenseMinDensity
+			defer func() {
+				sparse.DenseMaxElements, sparse.ELLBucketCost, sparse.DenseMinDensity = oldDense, oldCost, oldDensity
+			}()
 			sparse.DenseMaxElements, sparse.ELLBucketCost = 0, 0
 			switch name {
 			case "dense":
-				sparse.DenseMaxElements = 1 << 20
+				// The dense form for every product, however wide.
+				sparse.DenseMaxElements, sparse.DenseMinDensity = 1<<20, 0
 			case "ell":
 				defer NoHubs()()
 			case "ell-hubs":
