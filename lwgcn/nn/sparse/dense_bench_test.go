@@ -24,37 +24,9 @@ import (
 // ("gomlx-gradient"), and the bucketed ELL layout ("ell").
 func BenchmarkDenseMul(b *testing.B) {
 	const n = 183
-	for _, gr := range []struct {
-		name   string
-		edges  int
-		skewed bool
-	}{{"webkb", 325, true}, {"deg10", 1830, false}} {
+	for _, gr := range benchGraphs {
 		rng := rand.New(rand.NewPCG(1, 2))
-		var r, c []int32
-		for i := range n {
-			r, c = append(r, int32(i)), append(c, int32(i))
-		}
-		for range gr.edges {
-			col := rng.IntN(n)
-			if gr.skewed {
-				u := rng.Float64()
-				col = int(float64(n) * u * u * u)
-			}
-			r, c = append(r, int32(rng.IntN(n))), append(c, int32(col))
-		}
-		m, err := sparse.NewSparseMatrix(n, n, r, c, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		out, in := make([]float32, n), make([]float32, n)
-		for i := range r {
-			out[r[i]]++
-			in[c[i]]++
-		}
-		m.RowScale, m.ColScale = make([]float32, n), make([]float32, n)
-		for i := range n {
-			m.RowScale[i], m.ColScale[i] = float32(1/math.Sqrt(float64(out[i]))), float32(1/math.Sqrt(float64(in[i])))
-		}
+		m := benchGraph(b, rng, n, gr.edges, gr.skewed)
 		for _, h := range []int{5, 16, 64, 128, 1280} {
 			fill := func() *tensors.Tensor {
 				v := make([]float32, n*h)
@@ -85,6 +57,96 @@ func BenchmarkDenseMul(b *testing.B) {
 						b.Fatal(err)
 					}
 					args := append(inputs.Tensors(), x, rr)
+					for range 3 {
+						exec.MustExec(args...)
+					}
+					b.ResetTimer()
+					for range b.N {
+						exec.MustExec(args...)
+					}
+				})
+			}
+		}
+	}
+}
+
+// benchGraphs are BenchmarkDenseMul's and BenchmarkDenseMulWeighted's
+// 183-node graphs.
+var benchGraphs = []struct {
+	name   string
+	edges  int
+	skewed bool
+}{{"webkb", 325, true}, {"deg10", 1830, false}}
+
+// benchGraph returns a GCN-normalised directed graph of n nodes with self
+// loops and the given number of random edges (skewed: in-degrees
+// concentrated on a few nodes, as WebKB's hub pages).
+func benchGraph(b *testing.B, rng *rand.Rand, n, edges int, skewed bool) *sparse.SparseMatrix {
+	var r, c []int32
+	for i := range n {
+		r, c = append(r, int32(i)), append(c, int32(i))
+	}
+	for range edges {
+		col := rng.IntN(n)
+		if skewed {
+			u := rng.Float64()
+			col = int(float64(n) * u * u * u)
+		}
+		r, c = append(r, int32(rng.IntN(n))), append(c, int32(col))
+	}
+	m, err := sparse.NewSparseMatrix(n, n, r, c, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, in := make([]float32, n), make([]float32, n)
+	for i := range r {
+		out[r[i]]++
+		in[c[i]]++
+	}
+	m.RowScale, m.ColScale = make([]float32, n), make([]float32, n)
+	for i := range n {
+		m.RowScale[i], m.ColScale[i] = float32(1/math.Sqrt(float64(out[i]))), float32(1/math.Sqrt(float64(in[i])))
+	}
+	return m
+}
+
+// BenchmarkDenseMulWeighted measures A_w·x with per-entry weights w (GAT's
+// attention) and its gradients with respect to x and w on the same graphs,
+// in the dense form ("dense") and the ELL layout ("ell").
+func BenchmarkDenseMulWeighted(b *testing.B) {
+	const n = 183
+	for _, gr := range benchGraphs {
+		rng := rand.New(rand.NewPCG(1, 2))
+		m := benchGraph(b, rng, n, gr.edges, gr.skewed)
+		wv := make([]float32, m.NNZ())
+		for i := range wv {
+			wv[i] = rng.Float32()
+		}
+		w := tensors.FromFlatDataAndDimensions(wv, m.NNZ())
+		for _, h := range []int{8, 64, 640} {
+			v := make([]float32, n*h)
+			for i := range v {
+				v[i] = float32(rng.NormFloat64())
+			}
+			x := tensors.FromFlatDataAndDimensions(v, n, h)
+			for _, form := range []string{"dense", "ell"} {
+				b.Run(fmt.Sprintf("%s/h=%d/%s", gr.name, h, form), func(b *testing.B) {
+					if form == "ell" {
+						defer func(old int) { sparse.DenseMaxElements = old }(sparse.DenseMaxElements)
+						sparse.DenseMaxElements = 0
+					}
+					inputs := nn.NewInputs()
+					sparse.Set(inputs, "a", m)
+					k := len(inputs.Tensors())
+					exec, err := NewExec(nntest.Backend(b), func(params []*Node) []*Node {
+						a := sparse.FromNodes(inputs.Nodes(params[:k]), "a")
+						y := a.MulWeighted(params[k], params[k+1])
+						return Gradient(ReduceAllSum(Mul(y, y)), params[k], params[k+1])
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+					args := append(inputs.Tensors(), x, w)
 					for range 3 {
 						exec.MustExec(args...)
 					}

@@ -175,7 +175,13 @@ func testSpMatMul(t *testing.T) {
 					if got := sparse.MulIsDense(a, h); got != wantDense {
 						t.Errorf("h=%d: dense product %v, want %v", h, got, wantDense)
 					}
-					return a.Mul(x)
+					start := len(n.Graph().Nodes())
+					y := a.Mul(x)
+					// A matrix kept dense: a Dot in the dense form, gathers in ELL.
+					if dots := hasNodeType(n.Graph().Nodes()[start:], NodeTypeDotGeneral); tc.dense && dots != wantDense {
+						t.Errorf("h=%d: the product has a DotGeneral: %v, want %v", h, dots, wantDense)
+					}
+					return y
 				})
 				got, _ := hs.Forward()
 				if tc.override {

@@ -18,7 +18,9 @@ import (
 // scatter them; the gradient for w, g_e = Σ_h v_{dst(e),h}·x_{src(e),h},
 // reuses the forward pass's gathered blocks (ellRecord.entryGradient).
 // Small matrices (DenseMaxElements) scatter w into a dense matrix and
-// use one Dot. Evaluation passes (NoGrad) skip the gradient scaffolding.
+// use one Dot, for narrow products or dense-enough matrices (denseFor;
+// BenchmarkDenseMulWeighted); wider ones use their ELL layouts.
+// Evaluation passes (NoGrad) skip the gradient scaffolding.
 // Shapes: x [NumCols, H], w [NNZ]; result [NumRows, H].
 func (m *SpMat) MulWeighted(x, w *Node) *Node {
 	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
@@ -26,6 +28,9 @@ func (m *SpMat) MulWeighted(x, w *Node) *Node {
 	}
 	if w.Rank() != 1 || w.Shape().Dimensions[0] != m.NNZ {
 		panicf("nn: entry weights %s for a sparse matrix with %d entries (want [%d])", w.Shape(), m.NNZ, m.NNZ)
+	}
+	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
+		return m.wide().MulWeighted(x, w)
 	}
 	dt := x.DType()
 	w = ConvertDType(w, dt)

@@ -13,7 +13,8 @@ import (
 //
 // Gradients flow to x (Aᵀ_{w_r}·v_r on the transposed ELL layout, gathers
 // only) and to w (ellRecord.entryGradient, per run). Small matrices (DenseMaxElements) scatter each run's
-// weights into a dense matrix and use one batched Dot.
+// weights into a dense matrix and use one batched Dot when MulWeighted
+// would (denseFor, on the R·H columns).
 //
 // Shapes: x [NumCols, R·H], run r owning columns r·H … (r+1)·H-1; w
 // [NNZ, R], the entries' weights per run in the row-sorted entry order;
@@ -24,6 +25,9 @@ func (m *SpMat) MulWeightedRuns(x, w *Node, runs int) *Node {
 	}
 	if d := w.Shape().Dimensions; w.Rank() != 2 || d[0] != m.NNZ || d[1] != runs {
 		panicf("nn: MulWeightedRuns: entry weights %s, want [%d, %d]", w.Shape(), m.NNZ, runs)
+	}
+	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
+		return m.wide().MulWeightedRuns(x, w, runs)
 	}
 	dt := x.DType()
 	w = ConvertDType(w, dt)

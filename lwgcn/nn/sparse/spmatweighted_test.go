@@ -18,23 +18,46 @@ func TestSpMatMulWeighted(t *testing.T) { nntest.BothLayouts(t, testSpMatMulWeig
 // testSpMatMulWeighted: A_w·x equals the dense product with the entries'
 // values replaced by w (scales kept), and the gradients with respect to x and
 // w match finite differences (w and x are trainable variables here).
-func testSpMatMulWeighted(t *testing.T) {
+func testSpMatMulWeighted(t *testing.T) { testSpMatMulWeightedWidth(t, 3, true) }
+
+// A small matrix kept dense multiplies a wide x (40 columns) in its ELL
+// layouts when it is sparse enough (DenseMinDensity above 1 here).
+func TestSpMatMulWeightedWide(t *testing.T) {
+	defer func(old int, density float64) { sparse.DenseMaxElements, sparse.DenseMinDensity = old, density }(
+		sparse.DenseMaxElements, sparse.DenseMinDensity)
+	sparse.DenseMaxElements, sparse.DenseMinDensity = 1<<20, 2
+	testSpMatMulWeightedWidth(t, 40, false)
+}
+
+// testSpMatMulWeightedWidth checks MulWeighted with x of cols columns, and
+// whether a product of that width takes the dense form.
+func testSpMatMulWeightedWidth(t *testing.T, cols int, dense bool) {
 	m, in := weightedTestMatrix(t)
 	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
 		g := n.Graph()
-		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, 3)
+		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, cols)
 		w := nn.Param(scope, g, "w", dtypes.Float64, nn.Uniform(1), nil, 6)
-		return sparse.FromNodes(n, "a").MulWeighted(x, w)
+		a := sparse.FromNodes(n, "a")
+		if got := sparse.MulIsDense(a, cols); cols > 3 && got != dense {
+			t.Errorf("%d columns: dense form %v, want %v", cols, got, dense)
+		}
+		start := len(g.Nodes())
+		y := a.MulWeighted(x, w)
+		// The dense form scatters w into the matrix; ELL gathers only.
+		if scatters := hasNodeType(g.Nodes()[start:], NodeTypeScatterSum); cols > 3 && scatters != dense {
+			t.Errorf("%d columns: the product scatters %v, want %v", cols, scatters, dense)
+		}
+		return y
 	})
 	got, _ := h.Forward()
-	x, w := nntest.Matrix(h.VarValues("/x"), 5, 3), h.VarValues("/w")
+	x, w := nntest.Matrix(h.VarValues("/x"), 5, cols), h.VarValues("/w")
 	want := make([][]float64, 4)
 	for i := range want {
-		want[i] = make([]float64, 3)
+		want[i] = make([]float64, cols)
 	}
 	for e := range m.Rows { // entries are in row-sorted order, as w
 		r, c := m.Rows[e], m.Cols[e]
-		for j := range 3 {
+		for j := range cols {
 			want[r][j] += float64(m.RowScale[r]) * w[e] * float64(m.ColScale[c]) * x[c][j]
 		}
 	}
@@ -63,14 +86,34 @@ func TestSpMatMulWeightedChunked(t *testing.T) {
 // testSpMatMulWeightedRuns: for 2 runs, each run's columns equal that run's
 // A_{w_r}·x_r computed by hand (as testSpMatMulWeighted), and the gradients
 // with respect to x and to every run's weights match finite differences.
-func testSpMatMulWeightedRuns(t *testing.T) {
+func testSpMatMulWeightedRuns(t *testing.T) { testSpMatMulWeightedRunsForm(t, nil) }
+
+// The same with the small matrix kept dense but the product (2 runs of 3
+// columns) wider than DenseMaxWidth: its ELL layouts, no scatter.
+func TestSpMatMulWeightedRunsWide(t *testing.T) {
+	defer func(old, width int, density float64) {
+		sparse.DenseMaxElements, sparse.DenseMaxWidth, sparse.DenseMinDensity = old, width, density
+	}(sparse.DenseMaxElements, sparse.DenseMaxWidth, sparse.DenseMinDensity)
+	sparse.DenseMaxElements, sparse.DenseMaxWidth, sparse.DenseMinDensity = 1<<20, 4, 2
+	scatter := false
+	testSpMatMulWeightedRunsForm(t, &scatter)
+}
+
+// testSpMatMulWeightedRunsForm checks MulWeightedRuns; a non-nil
+// wantScatter says whether the product scatters the weights (dense form).
+func testSpMatMulWeightedRunsForm(t *testing.T, wantScatter *bool) {
 	m, in := weightedTestMatrix(t)
 	const runs, hid = 2, 3
 	h := nntest.NewHarness(t, in, 4, func(scope *model.Scope, n *nn.Nodes) *Node {
 		g := n.Graph()
 		x := nn.Param(scope, g, "x", dtypes.Float64, nn.Uniform(1), nil, 5, runs*hid)
 		w := nn.Param(scope, g, "w", dtypes.Float64, nn.Uniform(1), nil, 6, runs)
-		return sparse.FromNodes(n, "a").MulWeightedRuns(x, w, runs)
+		start := len(g.Nodes())
+		y := sparse.FromNodes(n, "a").MulWeightedRuns(x, w, runs)
+		if scatters := hasNodeType(g.Nodes()[start:], NodeTypeScatterSum); wantScatter != nil && scatters != *wantScatter {
+			t.Errorf("the product scatters %v, want %v", scatters, *wantScatter)
+		}
+		return y
 	})
 	got, _ := h.Forward()
 	x, w := nntest.Matrix(h.VarValues("/x"), 5, runs*hid), nntest.Matrix(h.VarValues("/w"), 6, runs)
@@ -113,4 +156,14 @@ func weightedTestMatrix(t *testing.T) (*sparse.SparseMatrix, *nn.Inputs) {
 	in.DType = dtypes.Float64
 	sparse.Set(in, "a", m)
 	return m, in
+}
+
+// hasNodeType reports whether nodes holds one of type typ.
+func hasNodeType(nodes []*Node, typ NodeType) bool {
+	for _, n := range nodes {
+		if n.Type() == typ {
+			return true
+		}
+	}
+	return false
 }
