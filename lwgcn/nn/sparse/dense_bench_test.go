@@ -42,28 +42,10 @@ func BenchmarkDenseMul(b *testing.B) {
 				}
 				b.Run(fmt.Sprintf("%s/h=%d/%s", gr.name, h, form), func(b *testing.B) {
 					defer sparse.SetDenseGradientTranspose(sparse.SetDenseGradientTranspose(form == "stored-transpose"))
-					if form == "ell" {
-						defer func(old int) { sparse.DenseMaxElements = old }(sparse.DenseMaxElements)
-						sparse.DenseMaxElements = 0
-					}
-					inputs := nn.NewInputs()
-					sparse.Set(inputs, "a", m)
-					k := len(inputs.Tensors())
-					exec, err := NewExec(nntest.Backend(b), func(params []*Node) *Node {
-						a := sparse.FromNodes(inputs.Nodes(params[:k]), "a")
-						return Gradient(ReduceAllSum(Mul(a.Mul(params[k]), params[k+1])), params[k])[0]
-					})
-					if err != nil {
-						b.Fatal(err)
-					}
-					args := append(inputs.Tensors(), x, rr)
-					for range 3 {
-						exec.MustExec(args...)
-					}
-					b.ResetTimer()
-					for range b.N {
-						exec.MustExec(args...)
-					}
+					defer useForm(form == "ell")()
+					benchProduct(b, m, func(a *sparse.SpMat, x, r *Node) []*Node {
+						return Gradient(ReduceAllSum(Mul(a.Mul(x), r)), x)
+					}, x, rr)
 				})
 			}
 		}
@@ -131,31 +113,48 @@ func BenchmarkDenseMulWeighted(b *testing.B) {
 			x := tensors.FromFlatDataAndDimensions(v, n, h)
 			for _, form := range []string{"dense", "ell"} {
 				b.Run(fmt.Sprintf("%s/h=%d/%s", gr.name, h, form), func(b *testing.B) {
-					if form == "ell" {
-						defer func(old int) { sparse.DenseMaxElements = old }(sparse.DenseMaxElements)
-						sparse.DenseMaxElements = 0
-					}
-					inputs := nn.NewInputs()
-					sparse.Set(inputs, "a", m)
-					k := len(inputs.Tensors())
-					exec, err := NewExec(nntest.Backend(b), func(params []*Node) []*Node {
-						a := sparse.FromNodes(inputs.Nodes(params[:k]), "a")
-						y := a.MulWeighted(params[k], params[k+1])
-						return Gradient(ReduceAllSum(Mul(y, y)), params[k], params[k+1])
-					})
-					if err != nil {
-						b.Fatal(err)
-					}
-					args := append(inputs.Tensors(), x, w)
-					for range 3 {
-						exec.MustExec(args...)
-					}
-					b.ResetTimer()
-					for range b.N {
-						exec.MustExec(args...)
-					}
+					defer useForm(form == "ell")()
+					benchProduct(b, m, func(a *sparse.SpMat, x, w *Node) []*Node {
+						y := a.MulWeighted(x, w)
+						return Gradient(ReduceAllSum(Mul(y, y)), x, w)
+					}, x, w)
 				})
 			}
 		}
+	}
+}
+
+// useForm makes sparse.Set and the products use the ELL layout (ell) or
+// the dense form at any width and density; the returned function restores
+// the settings.
+func useForm(ell bool) func() {
+	oldMax, oldDensity := sparse.DenseMaxElements, sparse.DenseMinDensity
+	if ell {
+		sparse.DenseMaxElements = 0
+	} else {
+		sparse.DenseMinDensity = 0
+	}
+	return func() { sparse.DenseMaxElements, sparse.DenseMinDensity = oldMax, oldDensity }
+}
+
+// benchProduct times fn on m (added with sparse.Set under the current
+// settings) and the tensors p and q, after three untimed calls.
+func benchProduct(b *testing.B, m *sparse.SparseMatrix, fn func(a *sparse.SpMat, p, q *Node) []*Node, p, q *tensors.Tensor) {
+	inputs := nn.NewInputs()
+	sparse.Set(inputs, "a", m)
+	k := len(inputs.Tensors())
+	exec, err := NewExec(nntest.Backend(b), func(params []*Node) []*Node {
+		return fn(sparse.FromNodes(inputs.Nodes(params[:k]), "a"), params[k], params[k+1])
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := append(inputs.Tensors(), p, q)
+	for range 3 {
+		exec.MustExec(args...)
+	}
+	b.ResetTimer()
+	for range b.N {
+		exec.MustExec(args...)
 	}
 }
