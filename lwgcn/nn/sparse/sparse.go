@@ -292,13 +292,13 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 
 // Set adds the tensors of a sparse matrix under name/...: rows, cols
 // ([nnz, 1] int32, sorted by row), vals ([nnz]), rowscale/colscale ([n, 1]),
-// and either (small matrices, see DenseMaxElements) B as a dense matrix
-// (name/dense) with the coordinates (name/coo) and Bᵀ for the gradient
-// (name/denset; name/dense/symmetric instead when B = Bᵀ), or the bucketed ELL layouts
-// of A (name/ell/r...) and of Aᵀ (name/ell/c...) used by SpMat.Mul and its
-// gradient: per bucket and chunk, column indices, entry indices and (when
+// for small matrices (see DenseMaxElements) B as a dense matrix (name/dense)
+// with the coordinates (name/coo) and Bᵀ for the gradient (name/denset;
+// name/dense/symmetric instead when B = Bᵀ), and for every matrix the
+// bucketed ELL layouts of A (name/ell/r...) and of Aᵀ (name/ell/c...) used
+// by SpMat.Mul and its gradient: per bucket and chunk, column indices, entry indices and (when
 // the matrix has values) the values in slot order, and each bucket of
-// several chunks whole as well; when the matrix has hub columns (see
+// several chunks whole as well; when a large matrix has hub columns (see
 // DenseColumnRatio), also their dense block and the ELL layouts of the
 // other entries (name/hub/...). It keeps m for SetSorted.
 func Set(in HostInputs, name string, m *SparseMatrix) {
@@ -563,6 +563,9 @@ func (m *SpMat) Mul(x *Node) *Node {
 	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
 		panicf("nn: sparse %d x %d matrix times %s", m.NumRows, m.NumCols, x.Shape())
 	}
+	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
+		return m.wide().Mul(x)
+	}
 	dt := x.DType()
 	var rs, cs *Node
 	if m.RowScale != nil {
@@ -576,9 +579,6 @@ func (m *SpMat) Mul(x *Node) *Node {
 	var vals *Node
 	if m.Vals != nil && m.Vals != m.storedVals() {
 		vals = ConvertDType(m.Vals, dt)
-	}
-	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
-		return m.wide().Mul(x)
 	}
 	if m.dense != nil {
 		b := m.dense
