@@ -5,4 +5,6 @@
 // Chameleon, Squirrel, Cora and arxiv-year, with GoMLX fusion on and off.
 // Suite runs them through testing.Benchmark and reports ms/epoch and peak
 // memory; `lwgcn bench` writes the report to results/bench.json.
+// BenchmarkPrimitives times the backend's primitive ops per element (the
+// rates docs/SPEED.md derives its lower bounds on an epoch from).
 package bench
