@@ -17,11 +17,11 @@
 //
 // Every file has a canonical URL pinned to the commit the reference loaders
 // use (raw.githubusercontent.com/<repo>/<commit>/<path>; PyG's Geom-GCN commit
-// f1fc0d14), a cache path <MirrorDir>/<path> and, for the 125 files of
+// f1fc0d14), a cache path <MirrorDir>/<path> and, for the 126 files of
 // ../shared/datasets/MANIFEST.tsv, a size and SHA-256 compiled into
 // pinned_gen.go (go generate runs internal/genmanifest; the manifest is never
 // read at run time). Files we cannot checksum here are unpinned: the Geom-GCN
-// chameleon/squirrel feature files, ind.pubmed.allx, the roman_empire,
+// chameleon/squirrel feature files, the roman_empire,
 // amazon_ratings and questions npz, crocodile.npz and arxiv.zip. For those the
 // first download is trusted: its SHA-256 is written to <file>.sha256 (in
 // sha256sum format), a one-line notice says so, and every later use or

@@ -285,10 +285,10 @@ func TestMirrorFromEnvironment(t *testing.T) {
 func TestAvailable(t *testing.T) {
 	shared := sharedDir(t)
 	// Every dataset whose files are all in ../shared (the README lists what is
-	// missing: pubmed's allx, crocodile.npz, arxiv.zip, three npz files).
+	// missing: crocodile.npz, arxiv.zip, three npz files).
 	got, err := datasets.Available(datasets.WithMirror(shared), datasets.WithCacheDir(t.TempDir()))
 	want := []string{"chameleon", "chameleon_filtered", "citeseer", "citeseer_gnnbench", "cora", "cora_gnnbench",
-		"cornell", "minesweeper", "squirrel", "squirrel_filtered", "texas", "tolokers", "wisconsin"}
+		"cornell", "minesweeper", "pubmed", "squirrel", "squirrel_filtered", "texas", "tolokers", "wisconsin"}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("with the shared mirror: %v (%v)\nwant %v", got, err, want)
 	}

@@ -3,7 +3,7 @@
 package datasets
 
 // pinnedFiles maps a file's cache/mirror path to its known size and SHA-256
-// (125 files, from ../shared/datasets/MANIFEST.tsv).
+// (126 files, from ../shared/datasets/MANIFEST.tsv).
 var pinnedFiles = map[string]pinnedFile{
 	"LWGCN/data/splits/arxiv-year-splits.npy":                 {Size: 3579056, SHA256: "a2d4c8b2ed621270642dcf4886c3f6e425da664b2d31c7a28fb11a6da763077a", Repo: "EnyanDai/LWGCN", Commit: "90dc18349f6d9fb7e1e8057edc2352491dafacfb", RepoPath: "data/splits/arxiv-year-splits.npy"},
 	"MUSAE/input/edges/crocodile_edges.csv":                   {Size: 1873093, SHA256: "92f4fe840f5ef79f85364e3678bbc909d0c151e0ff8d8328854b602d998f2d22", Repo: "benedekrozemberczki/MUSAE", Commit: "5f901232957b6c9985d750aac48cda39a4b24285", RepoPath: "input/edges/crocodile_edges.csv"},
@@ -123,6 +123,7 @@ var pinnedFiles = map[string]pinnedFile{
 	"planetoid/data/ind.cora.ty":                              {Size: 28135, SHA256: "41f5ac76596a1699cc33f53084a2419e92961c42bb75f36fc38e616d348532ad", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.cora.ty"},
 	"planetoid/data/ind.cora.x":                               {Size: 22119, SHA256: "23cfa55d91c6f624233f5eb7b6e3f141f1bd2b2ae39608a63cf5d084bb27baab", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.cora.x"},
 	"planetoid/data/ind.cora.y":                               {Size: 4054, SHA256: "94465c14eb53e04ca262198dcbb2521ee8af60fb3f3d546cd6ca24a511b0e7d1", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.cora.y"},
+	"planetoid/data/ind.pubmed.allx":                          {Size: 7578385, SHA256: "508e538e2abdccdd54c4d3e9f49d638b4af7107d85845f66ddea5a5152658b7e", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.pubmed.allx"},
 	"planetoid/data/ind.pubmed.ally":                          {Size: 224739, SHA256: "0c37bbe3b5014ec365e9d393cf4791925e5ed94fb194305d74f064a8d7b50f0e", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.pubmed.ally"},
 	"planetoid/data/ind.pubmed.graph":                         {Size: 471808, SHA256: "5b89f0036ca22909471f1e6558eb42fa06e0c730a577bde5b058b40638f81dc9", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.pubmed.graph"},
 	"planetoid/data/ind.pubmed.test.index":                    {Size: 6000, SHA256: "b101d421688bbaecbd82e8a18f1e282378d6830f3a37666f28ebc47f844341b5", Repo: "kimiyoung/planetoid", Commit: "af6abf468a772cc055bec88c52e4d6f51b7c37e3", RepoPath: "data/ind.pubmed.test.index"},
