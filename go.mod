@@ -49,3 +49,5 @@ require (
 )
 
 tool github.com/janpfeifer/gonb
+
+replace github.com/gomlx/compute => ./third_party/compute
