@@ -12,6 +12,7 @@ require (
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/schollz/progressbar/v3 v3.19.0
+	golang.org/x/mod v0.41.0
 	k8s.io/klog/v2 v2.140.0
 )
 
@@ -40,7 +41,6 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
-	golang.org/x/mod v0.41.0 // indirect
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/term v0.40.0 // indirect

@@ -15,6 +15,7 @@ import (
 	"github.com/gomlx/gomlx/core/graph"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
 
 // Environment variables read by New.
@@ -81,6 +82,9 @@ type Info struct {
 	FusionSet bool `json:"fusion_set_by_user"`
 	// Description is the backend's own description.
 	Description string `json:"description,omitempty"`
+	// Kernels are lwgcn's kernels that run on the pure-Go backend
+	// (gokernels.Active; none on XLA).
+	Kernels []string `json:"kernels,omitempty"`
 }
 
 // IsGo reports whether the pure-Go backend is in use.
@@ -102,7 +106,11 @@ func (i Info) String() string {
 				simd = "SIMD on without vector kernels"
 			}
 		}
-		details = append(details, "pure Go", simd)
+		kernels := "lwgcn kernels: " + strings.Join(i.Kernels, "+")
+		if len(i.Kernels) == 0 {
+			kernels = "lwgcn kernels off"
+		}
+		details = append(details, "pure Go", simd, kernels)
 	}
 	fusion := "fusion " + onOff(i.Fusion)
 	if i.FusionSet {
@@ -216,6 +224,9 @@ func Describe(b compute.Backend) Info {
 func finish(info Info, b compute.Backend, name string) Info {
 	info.Name = name
 	info.Description = b.Description()
+	if info.IsGo() {
+		info.Kernels = gokernels.Active()
+	}
 	return info
 }
 

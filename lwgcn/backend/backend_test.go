@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
 
 func TestGoRequested(t *testing.T) {
@@ -25,7 +27,7 @@ func TestGoRequested(t *testing.T) {
 	}
 	line := info.String()
 	for _, want := range []string{"backend: go (pure Go, SIMD ", "fusion " + onOff(DefaultFusion) + ": lwgcn default",
-		"GOMLX_BACKEND=go"} {
+		"GOMLX_BACKEND=go", "lwgcn kernels: " + strings.Join(gokernels.Active(), "+")} {
 		if !strings.Contains(line, want) {
 			t.Errorf("line %q lacks %q", line, want)
 		}
@@ -90,5 +92,23 @@ func TestPluginNameOf(t *testing.T) {
 		if got := pluginNameOf(path); got != want {
 			t.Errorf("pluginNameOf(%q) = %q, want %q", path, got, want)
 		}
+	}
+}
+
+// The backend line names the kernels that run, and says when none does.
+func TestKernelsInLine(t *testing.T) {
+	t.Setenv(EnvBackend, "go")
+	defer gokernels.SetAll(false)()
+	_, info, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Kernels) != 0 || !strings.Contains(info.String(), "lwgcn kernels off,") {
+		t.Errorf("all kernels off: info %+v, line %q", info.Kernels, info)
+	}
+	restore := gokernels.Kernels[0].Set(true)
+	defer restore()
+	if _, info, err = New(); err != nil || !strings.Contains(info.String(), "lwgcn kernels: "+gokernels.Kernels[0].Name+",") {
+		t.Errorf("one kernel on: line %q (%v)", info, err)
 	}
 }

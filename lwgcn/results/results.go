@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
 
 // FormatVersion is written into every file; Open rejects other versions.
@@ -31,6 +32,12 @@ type Provenance struct {
 	NumCPU int    `json:"num_cpu"`
 	// Backend is the GoMLX backend that ran, e.g. "go" or "xla:cuda".
 	Backend string `json:"backend"`
+	// Engine is the compute source of the pure-Go backend (gokernels.Engine)
+	// and Kernels lwgcn's kernels that ran on it (gokernels.Active, joined
+	// by "+"; "" for none); both absent on XLA and in records made before the
+	// patched engine.
+	Engine  string `json:"engine,omitempty"`
+	Kernels string `json:"kernels,omitempty"`
 	// Date is RFC 3339 (UTC).
 	Date string `json:"date"`
 }
@@ -39,8 +46,12 @@ type Provenance struct {
 // date from now.
 func NewProvenance(backend string) Provenance {
 	i := buildinfo.Get()
-	return Provenance{Commit: i.Commit, Dirty: i.Dirty, GoVersion: i.GoVersion, SIMD: i.SIMD, Machine: i.Machine,
+	p := Provenance{Commit: i.Commit, Dirty: i.Dirty, GoVersion: i.GoVersion, SIMD: i.SIMD, Machine: i.Machine,
 		Vector: i.Vector, NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
+	if backend == "go" {
+		p.Engine, p.Kernels = gokernels.Engine, strings.Join(gokernels.Active(), "+")
+	}
+	return p
 }
 
 // OnAccelerator reports whether the run's backend is XLA on a GPU or TPU
@@ -69,12 +80,24 @@ func (p Provenance) String() string {
 		if p.SIMD && p.Vector != "" {
 			simd += " " + p.Vector
 		}
+		if p.Engine != "" {
+			simd += ", " + KernelsPhrase(p.Kernels)
+		}
 	}
 	date := p.Date
 	if len(date) >= 10 {
 		date = date[:10]
 	}
 	return fmt.Sprintf("commit %s, backend %s%s, %s, %s", c, p.Backend, simd, p.Machine, date)
+}
+
+// KernelsPhrase names lwgcn's kernels of a run (Provenance.Kernels):
+// "lwgcn kernels rowgather+gathersum" or "lwgcn kernels off".
+func KernelsPhrase(kernels string) string {
+	if kernels == "" {
+		return "lwgcn kernels off"
+	}
+	return "lwgcn kernels " + kernels
 }
 
 // ShortCommit is the commit's first 10 hex digits, "+dirty" when the tree

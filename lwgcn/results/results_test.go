@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
 
 func TestPutReopenResume(t *testing.T) {
@@ -108,5 +109,21 @@ func TestProvenanceStringVector(t *testing.T) {
 	}
 	if q := NewProvenance("go"); q.Vector != buildinfo.Get().Vector || q.Machine != buildinfo.Get().Machine {
 		t.Errorf("NewProvenance %+v does not carry buildinfo's machine and vector kernels", q)
+	}
+	// The engine's kernels, as they were when the run started.
+	p.Backend, p.Engine, p.Kernels = "go", gokernels.Engine, "gathersum+rng"
+	if got, want := p.String(), "commit 0123456789, backend go, SIMD AVX2, lwgcn kernels gathersum+rng, AMD EPYC (family 25 model 1), 2026-11-27"; got != want {
+		t.Errorf("with kernels: %q, want %q", got, want)
+	}
+	p.Kernels = ""
+	if got := p.String(); !strings.Contains(got, ", lwgcn kernels off,") {
+		t.Errorf("without kernels: %q", got)
+	}
+	defer gokernels.SetAll(false)()
+	if q := NewProvenance("go"); q.Engine != gokernels.Engine || q.Kernels != "" {
+		t.Errorf("kernels off: NewProvenance engine %q kernels %v", q.Engine, q.Kernels)
+	}
+	if q := NewProvenance("xla:cpu"); q.Engine != "" || q.Kernels != "" {
+		t.Errorf("XLA: NewProvenance engine %q kernels %v", q.Engine, q.Kernels)
 	}
 }

@@ -8,6 +8,10 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
+
+	// The pure-Go backend's fused kernels for these products (gathersum,
+	// rowgather) and for dropout's random bits (rng).
+	_ "github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
 
 // ELLChunkSlots bounds the slots (K x rows) of the chunks the host lays

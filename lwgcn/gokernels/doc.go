@@ -1,0 +1,26 @@
+// Package gokernels adds fused kernels to GoMLX's pure-Go backend (compute
+// v0.1.14 with the extension-points patch of third_party/, see
+// third_party/README.md), through the hooks the backend's own op packages
+// use: node executors by priority and graph transformations at compile
+// time. Nothing here changes what a computation computes: each kernel is
+// tested bit-identical to the backend's own ops (same operations, same
+// summation order), and each can be switched off by its environment
+// variable for A/B runs (LWGCN_KERNEL_<NAME>=off, or LWGCN_KERNELS=off for
+// all; see Kernels).
+//
+// The kernels:
+//
+//   - rowgather: Gather of whole rows (x[idx] for x [N, H]), the form every
+//     gather of lwgcn takes, as a copy per row instead of the backend's
+//     generic per-element iterator.
+//   - gathersum: the sparse products' gather-and-sum (nn/sparse's ELL
+//     chunks: Gather [K, r, H], an optional per-slot weight, ReduceSum over
+//     K) in one pass that never writes the [K, r, H] block, reading the
+//     operand's appended zero row in place.
+//   - rng: the random bits of RNGBitGenerator written 8 bytes per draw (the
+//     backend writes one byte per loop iteration), the same stream.
+//
+// Importing the package registers them (nn/sparse imports it, so every
+// lwgcn model runs with them); Describe says which are on, and results
+// record it.
+package gokernels

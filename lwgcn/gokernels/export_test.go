@@ -1,0 +1,10 @@
+package gokernels
+
+// Test hooks.
+var (
+	FusedGatherSums  = &fusedGatherSums
+	MarkedRowGathers = &markedRowGathers
+	RowGatherKernel  = rowGather
+	GatherSumKernel  = gatherSum
+	RNGKernel        = rng
+)

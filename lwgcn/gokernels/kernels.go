@@ -1,0 +1,96 @@
+package gokernels
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync/atomic"
+)
+
+// Kernel is one kernel and its switch.
+type Kernel struct {
+	// Name is the kernel's name ("gathersum").
+	Name string
+	// Env is the environment variable that turns it off ("LWGCN_KERNEL_GATHERSUM=off").
+	Env string
+	// What says what it replaces, in one line.
+	What string
+	on   atomic.Bool
+}
+
+// EnvAll turns every kernel off when set to an off value ("off", "0",
+// "false", "no").
+const EnvAll = "LWGCN_KERNELS"
+
+var (
+	rowGather = newKernel("rowgather", "Gather of whole rows as one copy per row")
+	gatherSum = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
+	rng       = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
+)
+
+// Kernels lists every kernel, in a fixed order.
+var Kernels = []*Kernel{rowGather, gatherSum, rng}
+
+func newKernel(name, what string) *Kernel {
+	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}
+	k.on.Store(!isOff(os.Getenv(EnvAll)) && !isOff(os.Getenv(k.Env)))
+	return k
+}
+
+// isOff reports whether an environment value turns a kernel off.
+func isOff(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
+}
+
+// On reports whether the kernel is on.
+func (k *Kernel) On() bool { return k.on.Load() }
+
+// Set turns the kernel on or off from now on (computations compiled
+// before keep the form they were compiled with) and returns a function that
+// restores the previous state (for tests and A/B runs in one process).
+func (k *Kernel) Set(on bool) (restore func()) {
+	prev := k.on.Swap(on)
+	return func() { k.on.Store(prev) }
+}
+
+// SetAll sets every kernel and returns a function that restores them.
+func SetAll(on bool) (restore func()) {
+	var rs []func()
+	for _, k := range Kernels {
+		rs = append(rs, k.Set(on))
+	}
+	return func() {
+		for _, r := range rs {
+			r()
+		}
+	}
+}
+
+// Active lists the names of the kernels that are on.
+func Active() []string {
+	var names []string
+	for _, k := range Kernels {
+		if k.On() {
+			names = append(names, k.Name)
+		}
+	}
+	return names
+}
+
+// Engine names the compute source lwgcn is built with (the module replaced
+// by third_party/compute, see its README).
+const Engine = "compute v0.1.14 + lwgcn patches (third_party/patches/compute)"
+
+// Describe is one line for provenance and the backend line, e.g.
+// "compute v0.1.14 + lwgcn patches (...), kernels: rowgather, gathersum, rng".
+func Describe() string {
+	a := Active()
+	if len(a) == 0 {
+		return Engine + ", kernels: none (" + EnvAll + "=off or each off)"
+	}
+	return fmt.Sprintf("%s, kernels: %s", Engine, strings.Join(a, ", "))
+}

@@ -1,0 +1,248 @@
+package gokernels_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/gobackend"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
+)
+
+// run compiles fn with the kernel k on or off, executes it once on the
+// inputs (graph parameters, so that nothing is folded as a constant) and
+// returns the bit patterns of each output's flat values.
+func run(t *testing.T, k *gokernels.Kernel, on bool, inputs []*tensors.Tensor, fn func(in []*Node) []*Node) [][]uint64 {
+	t.Helper()
+	defer k.Set(on)()
+	exec, err := NewExec(gobackend.GetBackend(), fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := make([]any, len(inputs))
+	for i, in := range inputs {
+		args[i] = in
+	}
+	outs, err := exec.Exec(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bits [][]uint64
+	for _, o := range outs {
+		bits = append(bits, flatBits(t, o))
+		o.FinalizeAll()
+	}
+	return bits
+}
+
+// flatBits returns the bit patterns of t's flat values.
+func flatBits(tb testing.TB, t *tensors.Tensor) []uint64 {
+	tb.Helper()
+	var out []uint64
+	err := t.ConstFlatData(func(flat any) {
+		v := reflect.ValueOf(flat)
+		for i := range v.Len() {
+			switch x := v.Index(i).Interface().(type) {
+			case float32:
+				out = append(out, uint64(math.Float32bits(x)))
+			case float64:
+				out = append(out, math.Float64bits(x))
+			case int32:
+				out = append(out, uint64(uint32(x)))
+			case int64:
+				out = append(out, uint64(x))
+			case uint8:
+				out = append(out, uint64(x))
+			case uint32:
+				out = append(out, uint64(x))
+			case uint64:
+				out = append(out, x)
+			default:
+				tb.Fatalf("flatBits: %T", x)
+			}
+		}
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// sameWithAndWithout runs fn with the kernel on and off and fails unless
+// every output has the same bits.
+func sameWithAndWithout(t *testing.T, k *gokernels.Kernel, inputs []*tensors.Tensor, fn func(in []*Node) []*Node) [][]uint64 {
+	t.Helper()
+	on, off := run(t, k, true, inputs, fn), run(t, k, false, inputs, fn)
+	for o := range on {
+		if len(on[o]) != len(off[o]) {
+			t.Fatalf("output %d: %d values with %s, %d without", o, len(on[o]), k.Name, len(off[o]))
+		}
+		for i := range on[o] {
+			if on[o][i] != off[o][i] {
+				t.Fatalf("output %d, value %d: bits %#x with %s, %#x without", o, i, on[o][i], k.Name, off[o][i])
+			}
+		}
+	}
+	return on
+}
+
+func randF32(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64())
+	}
+	return v
+}
+
+func TestRowGatherSameAsBackend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		dims []int // operand
+		idx  []int32
+	}{
+		{[]int{7, 1}, []int32{0, 6, 3, -2, 9, 3}},
+		{[]int{7, 5}, []int32{6, 0, 0, 2, 100, 1}},
+		{[]int{9, 2, 3}, []int32{8, 1, 4, -1}},
+		{[]int{300, 64}, []int32{299, 0, 17, 17, 150, 2}},
+	} {
+		t.Run(fmt.Sprint(tc.dims), func(t *testing.T) {
+			n := 1
+			for _, d := range tc.dims {
+				n *= d
+			}
+			idx64 := make([]int64, len(tc.idx))
+			for i, v := range tc.idx {
+				idx64[i] = int64(v)
+			}
+			inputs := []*tensors.Tensor{
+				tensors.FromFlatDataAndDimensions(randF32(rng, n), tc.dims...),
+				tensors.FromFlatDataAndDimensions(tc.idx, 2, len(tc.idx)/2, 1),
+				tensors.FromFlatDataAndDimensions(idx64, len(tc.idx), 1),
+			}
+			before := gokernels.MarkedRowGathers.Load()
+			sameWithAndWithout(t, gokernels.RowGatherKernel, inputs, func(in []*Node) []*Node {
+				x64 := ConvertDType(in[0], dtypes.Float64)
+				return []*Node{Gather(in[0], in[1], false), Gather(x64, in[2], false)}
+			})
+			if got := gokernels.MarkedRowGathers.Load() - before; got != 2 {
+				t.Errorf("%d gathers took the rowgather kernel, want 2", got)
+			}
+		})
+	}
+}
+
+// ellChunk is nn/sparse's ELL chunk product: the operand with a zero row
+// appended, Gather [K, r, H], an optional weight per slot, the sum over K.
+func ellChunk(x, idx, w *Node, k, r int) *Node {
+	h := x.Shape().Dimensions[1]
+	xp := Concatenate([]*Node{x, Zeros(x.Graph(), shapes.Make(x.DType(), 1, h))}, 0)
+	blk := Gather(xp, idx, false)
+	if w != nil {
+		blk = Mul(blk, w)
+	}
+	return Reshape(ReduceSum(Reshape(blk, k, r*h), 0), r, h)
+}
+
+func TestGatherSumByHand(t *testing.T) {
+	// x has 3 rows; index 3 is the appended zero row, 7 is clamped to it.
+	x := tensors.FromValue([][]float32{{1, 2}, {3, 4}, {5, 6}})
+	idx := []int32{0, 1, 2, 3, 2, 7} // [K=3, r=2, 1]
+	w := tensors.FromFlatDataAndDimensions([]float32{1, 10, 0.5, 2, -1, 3}, 3, 2, 1)
+	before := gokernels.FusedGatherSums.Load()
+	// Each product has its own index tensor: with one, both would share
+	// one deduplicated Gather, which then has two consumers.
+	inputs := []*tensors.Tensor{x, tensors.FromFlatDataAndDimensions(idx, 3, 2, 1), tensors.FromFlatDataAndDimensions(idx, 3, 2, 1), w}
+	got := run(t, gokernels.GatherSumKernel, true, inputs, func(in []*Node) []*Node {
+		return []*Node{ellChunk(in[0], in[1], nil, 3, 2), ellChunk(in[0], in[2], in[3], 3, 2)}
+	})
+	if n := gokernels.FusedGatherSums.Load() - before; n != 2 {
+		t.Errorf("%d chunks fused, want 2", n)
+	}
+	// Row 0 gathers rows 0, 2, 2; row 1 gathers 1, 3 (zero), 3 (7 clamped).
+	plain := []float32{1 + 5 + 5, 2 + 6 + 6, 3, 4}
+	weighted := []float32{1*1 + 0.5*5 - 1*5, 1*2 + 0.5*6 - 1*6, 10 * 3, 10 * 4}
+	for o, want := range [][]float32{plain, weighted} {
+		for i, v := range want {
+			if got[o][i] != uint64(math.Float32bits(v)) {
+				t.Errorf("output %d value %d: %v, want %v", o, i, math.Float32frombits(uint32(got[o][i])), v)
+			}
+		}
+	}
+}
+
+func TestGatherSumSameAsBackend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct{ n, h, k, r int }{
+		{5, 1, 3, 4}, {40, 7, 2, 9}, {40, 16, 5, 11}, {100, 37, 8, 30}, {500, 256, 4, 64}, {20, 64, 1, 7},
+	} {
+		t.Run(fmt.Sprint(tc), func(t *testing.T) {
+			idx := make([]int32, tc.k*tc.r)
+			for i := range idx {
+				idx[i] = int32(rng.IntN(tc.n + 1)) // tc.n: the zero row
+			}
+			idx[0] = int32(tc.n + 3) // clamped
+			// One index tensor per product (see TestGatherSumByHand).
+			inputs := []*tensors.Tensor{
+				tensors.FromFlatDataAndDimensions(randF32(rng, tc.n*tc.h), tc.n, tc.h),
+				tensors.FromFlatDataAndDimensions(randF32(rng, tc.k*tc.r), tc.k, tc.r, 1),
+				tensors.FromFlatDataAndDimensions(idx, tc.k, tc.r, 1),
+				tensors.FromFlatDataAndDimensions(idx, tc.k, tc.r, 1),
+				tensors.FromFlatDataAndDimensions(idx, tc.k, tc.r, 1),
+			}
+			before := gokernels.FusedGatherSums.Load()
+			sameWithAndWithout(t, gokernels.GatherSumKernel, inputs, func(in []*Node) []*Node {
+				x64, w64 := ConvertDType(in[0], dtypes.Float64), ConvertDType(in[1], dtypes.Float64)
+				return []*Node{
+					ellChunk(in[0], in[2], nil, tc.k, tc.r), ellChunk(in[0], in[3], in[1], tc.k, tc.r),
+					ellChunk(x64, in[4], w64, tc.k, tc.r),
+				}
+			})
+			if n := gokernels.FusedGatherSums.Load() - before; n != 3 {
+				t.Errorf("%d chunks fused, want 3", n)
+			}
+		})
+	}
+}
+
+// A block with another consumer (nn/sparse's entry gradients record it)
+// stays unfused, and the results stay the same.
+func TestGatherSumLeavesSharedBlocks(t *testing.T) {
+	inputs := []*tensors.Tensor{
+		tensors.FromValue([][]float32{{1, 2}, {3, 4}}),
+		tensors.FromFlatDataAndDimensions([]int32{0, 1, 1, 2}, 2, 2, 1),
+	}
+	before := gokernels.FusedGatherSums.Load()
+	sameWithAndWithout(t, gokernels.GatherSumKernel, inputs, func(in []*Node) []*Node {
+		xp := Concatenate([]*Node{in[0], Zeros(in[0].Graph(), shapes.Make(dtypes.Float32, 1, 2))}, 0)
+		blk := Gather(xp, in[1], false)
+		return []*Node{Reshape(ReduceSum(Reshape(blk, 2, 4), 0), 2, 2), ReduceSum(blk)}
+	})
+	if n := gokernels.FusedGatherSums.Load() - before; n != 0 {
+		t.Errorf("%d chunks fused, want 0", n)
+	}
+}
+
+func TestRNGSameStream(t *testing.T) {
+	for _, size := range []int{1, 7, 8, 13, 4096 + 3} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			state, err := RNGStateFromSeed(42)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs := []*tensors.Tensor{state}
+			sameWithAndWithout(t, gokernels.RNGKernel, inputs, func(in []*Node) []*Node {
+				s, u := RandomUniform(in[0], shapes.Make(dtypes.Float32, size))
+				s, b := RandomUniform(s, shapes.Make(dtypes.Float64, size+1))
+				s, n := RandomNormal(s, shapes.Make(dtypes.Float32, 3))
+				return []*Node{u, b, n, s}
+			})
+		})
+	}
+}
