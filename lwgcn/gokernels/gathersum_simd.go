@@ -4,9 +4,15 @@ package gokernels
 
 import "simd"
 
+// blockVectors is how many vectors of a row gatherSumF32 keeps in
+// registers while it sums over k (4 x 16 floats with AVX-512).
+const blockVectors = 4
+
 // gatherSumF32 is gatherSumGeneric for float32 with the simd package's
-// vectors: each value's operations are the same (Mul then Add, never a
-// fused multiply-add), so the result is bit-identical.
+// vectors: each row is summed in blocks of up to blockVectors vectors held
+// in registers across k, so the output is written once. Each value's
+// operations are the same as gatherSumGeneric's (Mul then Add in k order,
+// never a fused multiply-add): the result is bit-identical.
 func gatherSumF32(out, x []float32, idx []int32, w []float32, d *gatherSumData, n int) {
 	k, r, h := d.k, d.r, d.h
 	vl := simd.BroadcastFloat32s(0).Len()
@@ -15,43 +21,82 @@ func gatherSumF32(out, x []float32, idx []int32, w []float32, d *gatherSumData, 
 		return
 	}
 	zero := make([]float32, h)
+	srcs := make([][]float32, k)
 	main := h - h%vl
 	for j := range r {
-		o := out[j*h : (j+1)*h]
 		for kk := range k {
-			src := row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
-			if w == nil {
+			srcs[kk] = row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
+		}
+		o := out[j*h : (j+1)*h]
+		i := 0
+		for ; i+blockVectors*vl <= main; i += blockVectors * vl {
+			sumBlock4(o[i:], srcs, w, j, r, i, vl)
+		}
+		for ; i < main; i += vl {
+			sumBlock1(o[i:], srcs, w, j, r, i)
+		}
+		for ; i < h; i++ {
+			var acc float32
+			for kk, s := range srcs {
+				v := s[i]
+				if w != nil {
+					v = float32(v * w[kk*r+j])
+				}
 				if kk == 0 {
-					copy(o, src)
-					continue
+					acc = v
+				} else {
+					acc += v
 				}
-				i := 0
-				for ; i < main; i += vl {
-					simd.LoadFloat32s(o[i:]).Add(simd.LoadFloat32s(src[i:])).Store(o[i:])
-				}
-				for ; i < h; i++ {
-					o[i] += src[i]
-				}
-				continue
 			}
-			wv := w[kk*r+j]
-			bw := simd.BroadcastFloat32s(wv)
-			i := 0
-			if kk == 0 {
-				for ; i < main; i += vl {
-					simd.LoadFloat32s(src[i:]).Mul(bw).Store(o[i:])
-				}
-				for ; i < h; i++ {
-					o[i] = float32(src[i] * wv)
-				}
-				continue
-			}
-			for ; i < main; i += vl {
-				simd.LoadFloat32s(o[i:]).Add(simd.LoadFloat32s(src[i:]).Mul(bw)).Store(o[i:])
-			}
-			for ; i < h; i++ {
-				o[i] += float32(src[i] * wv)
-			}
+			o[i] = acc
 		}
 	}
+}
+
+// sumBlock4 writes to o the sum over k of 4 vectors of srcs[k] at offset i
+// (each times w[k·r+j] when w is not nil).
+func sumBlock4(o []float32, srcs [][]float32, w []float32, j, r, i, vl int) {
+	s := srcs[0][i:]
+	a0, a1 := simd.LoadFloat32s(s), simd.LoadFloat32s(s[vl:])
+	a2, a3 := simd.LoadFloat32s(s[2*vl:]), simd.LoadFloat32s(s[3*vl:])
+	if w == nil {
+		for _, src := range srcs[1:] {
+			s = src[i:]
+			a0 = a0.Add(simd.LoadFloat32s(s))
+			a1 = a1.Add(simd.LoadFloat32s(s[vl:]))
+			a2 = a2.Add(simd.LoadFloat32s(s[2*vl:]))
+			a3 = a3.Add(simd.LoadFloat32s(s[3*vl:]))
+		}
+	} else {
+		b := simd.BroadcastFloat32s(w[j])
+		a0, a1, a2, a3 = a0.Mul(b), a1.Mul(b), a2.Mul(b), a3.Mul(b)
+		for kk := 1; kk < len(srcs); kk++ {
+			s = srcs[kk][i:]
+			b = simd.BroadcastFloat32s(w[kk*r+j])
+			a0 = a0.Add(simd.LoadFloat32s(s).Mul(b))
+			a1 = a1.Add(simd.LoadFloat32s(s[vl:]).Mul(b))
+			a2 = a2.Add(simd.LoadFloat32s(s[2*vl:]).Mul(b))
+			a3 = a3.Add(simd.LoadFloat32s(s[3*vl:]).Mul(b))
+		}
+	}
+	a0.Store(o)
+	a1.Store(o[vl:])
+	a2.Store(o[2*vl:])
+	a3.Store(o[3*vl:])
+}
+
+// sumBlock1 is sumBlock4 for one vector.
+func sumBlock1(o []float32, srcs [][]float32, w []float32, j, r, i int) {
+	a := simd.LoadFloat32s(srcs[0][i:])
+	if w == nil {
+		for _, src := range srcs[1:] {
+			a = a.Add(simd.LoadFloat32s(src[i:]))
+		}
+	} else {
+		a = a.Mul(simd.BroadcastFloat32s(w[j]))
+		for kk := 1; kk < len(srcs); kk++ {
+			a = a.Add(simd.LoadFloat32s(srcs[kk][i:]).Mul(simd.BroadcastFloat32s(w[kk*r+j])))
+		}
+	}
+	a.Store(o)
 }

@@ -1,0 +1,67 @@
+package gokernels_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gomlx/compute/gobackend"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
+
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
+)
+
+// BenchmarkGatherSum times one ELL chunk product (nn/sparse's form) with the
+// gathersum kernel on and off: N rows of H columns, K slots of r rows
+// (Squirrel-like: 5,201 x 256, chunks of 8 x 128; Cora-like: 2,708 x 64).
+func BenchmarkGatherSum(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ n, h, k, r int }{{5201, 256, 8, 128}, {2708, 64, 4, 512}} {
+		idx := make([]int32, c.k*c.r)
+		for i := range idx {
+			idx[i] = int32(rng.IntN(c.n + 1))
+		}
+		x := tensors.FromFlatDataAndDimensions(randF32(rng, c.n*c.h), c.n, c.h)
+		ix := tensors.FromFlatDataAndDimensions(idx, c.k, c.r, 1)
+		for _, on := range []bool{false, true} {
+			b.Run(fmt.Sprintf("n=%d/h=%d/k=%d/r=%d/kernel=%v", c.n, c.h, c.k, c.r, on), func(b *testing.B) {
+				restore := gokernels.GatherSumKernel.Set(on)
+				exec, err := NewExec(gobackend.GetBackend(), func(x, idx *Node) *Node {
+					return ReduceSum(ellChunk(x, idx, nil, c.k, c.r))
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+				out, err := exec.Exec(x, ix) // compiles with the kernel as set
+				restore()
+				if err != nil {
+					b.Fatal(err)
+				}
+				out[0].FinalizeAll()
+				cpu0 := cpuTime()
+				for b.Loop() {
+					out, err := exec.Exec(x, ix)
+					if err != nil {
+						b.Fatal(err)
+					}
+					out[0].FinalizeAll()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.k*c.r*c.h), "ns/gathered-value")
+				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/float64(c.k*c.r*c.h), "cpu-ns/gathered-value")
+			})
+		}
+	}
+}
+
+// cpuTime is the process's user and system CPU time: on a shared machine it
+// counts the work done, not the time spent waiting for a core.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
