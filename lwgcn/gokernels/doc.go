@@ -19,6 +19,9 @@
 //     operand's appended zero row in place.
 //   - rng: the random bits of RNGBitGenerator written 8 bytes per draw (the
 //     backend writes one byte per loop iteration), the same stream.
+//   - dropoutmask: nn.DropoutMask's chain (RandomUniform's conversion of
+//     the bits, scale, Abs and Min, the comparison with the rate and the
+//     Where) in one pass over the bits.
 //
 // Importing the package registers them (nn/sparse imports it, so every
 // lwgcn model runs with them); Describe says which are on, and results

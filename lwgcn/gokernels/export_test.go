@@ -2,9 +2,11 @@ package gokernels
 
 // Test hooks.
 var (
-	FusedGatherSums  = &fusedGatherSums
-	MarkedRowGathers = &markedRowGathers
-	RowGatherKernel  = rowGather
-	GatherSumKernel  = gatherSum
-	RNGKernel        = rng
+	FusedGatherSums   = &fusedGatherSums
+	MarkedRowGathers  = &markedRowGathers
+	RowGatherKernel   = rowGather
+	GatherSumKernel   = gatherSum
+	RNGKernel         = rng
+	FusedDropoutMasks = &fusedDropoutMasks
+	DropoutMaskKernel = dropoutMaskK
 )

@@ -23,13 +23,14 @@ type Kernel struct {
 const EnvAll = "LWGCN_KERNELS"
 
 var (
-	rowGather = newKernel("rowgather", "Gather of whole rows as one copy per row")
-	gatherSum = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
-	rng       = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
+	rowGather    = newKernel("rowgather", "Gather of whole rows as one copy per row")
+	gatherSum    = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
+	rng          = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
+	dropoutMaskK = newKernel("dropoutmask", "a dropout mask from the random bits in one pass (RandomUniform's five ops and the Where)")
 )
 
 // Kernels lists every kernel, in a fixed order.
-var Kernels = []*Kernel{rowGather, gatherSum, rng}
+var Kernels = []*Kernel{rowGather, gatherSum, rng, dropoutMaskK}
 
 func newKernel(name, what string) *Kernel {
 	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}

@@ -246,3 +246,42 @@ func TestRNGSameStream(t *testing.T) {
 		})
 	}
 }
+
+// dropoutMask is nn.DropoutMask's graph on an RNG state.
+func dropoutMask(state *Node, shape shapes.Shape, rate float64) (*Node, *Node) {
+	g := state.Graph()
+	state, u := RandomUniform(state, shape)
+	keep := GreaterOrEqual(u, Scalar(g, shape.DType, rate))
+	return state, StopGradient(Where(keep, Scalar(g, shape.DType, 1/(1-rate)), Scalar(g, shape.DType, 0)))
+}
+
+func TestDropoutMaskSameAsBackend(t *testing.T) {
+	state, err := RNGStateFromSeed(7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := tensors.FromFlatDataAndDimensions(randF32(rand.New(rand.NewPCG(8, 9)), 300*7), 300, 7)
+	before := gokernels.FusedDropoutMasks.Load()
+	got := sameWithAndWithout(t, gokernels.DropoutMaskKernel, []*tensors.Tensor{state, x}, func(in []*Node) []*Node {
+		s, m1 := dropoutMask(in[0], in[1].Shape(), 0.6)
+		_, m2 := dropoutMask(s, shapes.Make(dtypes.Float32, 13), 0.25)
+		return []*Node{Mul(in[1], m1), m2}
+	})
+	if n := gokernels.FusedDropoutMasks.Load() - before; n != 2 {
+		t.Errorf("%d masks fused, want 2", n)
+	}
+	// The mask keeps about 40% of the values, scaled by 1/0.4.
+	kept := 0
+	for i, b := range got[0] {
+		v := math.Float32frombits(uint32(b))
+		if v != 0 {
+			kept++
+			if x0 := flatBits(t, x)[i]; float32(math.Float32frombits(uint32(x0))*float32(1/0.4)) != v {
+				t.Fatalf("value %d: %v, want the input times 2.5", i, v)
+			}
+		}
+	}
+	if frac := float64(kept) / float64(len(got[0])); frac < 0.35 || frac > 0.45 {
+		t.Errorf("kept %.3f of the values, want about 0.4", frac)
+	}
+}

@@ -1,0 +1,133 @@
+package gokernels
+
+import (
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	gb "github.com/gomlx/compute/gobackend"
+)
+
+func init() {
+	gb.SetNodeExecutor(compute.OpTypeWhere, gb.PriorityUser, execDropoutMask)
+}
+
+// dropoutMaskData is the Data of a Where node rewritten by fuseDropoutMasks:
+// out = (min(|float32(bits)·scale|, top) >= rate) ? keep : drop, from the
+// random bits [uint32] alone.
+type dropoutMaskData struct {
+	scale, top, rate, keep, drop float32
+}
+
+// fuseDropoutMasks rewrites GoMLX's RandomUniform (float32: ConvertDType of
+// the uint32 bits, times 2⁻³², Abs, Min with the largest float below 1)
+// compared with a rate and turned into a mask by Where (nn.DropoutMask) —
+// six passes — into one node that reads the bits. The operations per value
+// are the same.
+func fuseDropoutMasks(b *gb.Builder) {
+	for _, f := range b.Functions {
+		u := uses(f)
+		for _, n := range f.Nodes {
+			if d, bits, ok := matchDropoutMask(n, u); ok {
+				n.Inputs, n.Data = []*gb.Node{bits}, d
+				fusedDropoutMasks.Add(1)
+			}
+		}
+	}
+}
+
+func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, *gb.Node, bool) {
+	if w.OpType != compute.OpTypeWhere || w.Shape.DType != dtypes.Float32 || len(w.Inputs) != 3 {
+		return nil, nil, false
+	}
+	var d dropoutMaskData
+	var ok1, ok2 bool
+	if d.keep, ok1 = scalarF32(w.Inputs[1]); !ok1 {
+		return nil, nil, false
+	}
+	if d.drop, ok2 = scalarF32(w.Inputs[2]); !ok2 {
+		return nil, nil, false
+	}
+	ge := w.Inputs[0]
+	if ge.OpType != compute.OpTypeGreaterOrEqual || u[ge] != 1 || !ge.Shape.Equal(shapeAs(w.Shape, dtypes.Bool)) {
+		return nil, nil, false
+	}
+	var ok bool
+	if d.rate, ok = scalarF32(ge.Inputs[1]); !ok {
+		return nil, nil, false
+	}
+	mn := skipIdentities(ge.Inputs[0], u)
+	if mn == nil || mn.OpType != compute.OpTypeMin || u[mn] != 1 || !mn.Shape.Equal(w.Shape) {
+		return nil, nil, false
+	}
+	abs, top := mn.Inputs[0], mn.Inputs[1]
+	if d.top, ok = scalarF32(top); !ok {
+		abs, top = top, abs
+		if d.top, ok = scalarF32(top); !ok {
+			return nil, nil, false
+		}
+	}
+	if abs.OpType != compute.OpTypeAbs || u[abs] != 1 || !abs.Shape.Equal(w.Shape) {
+		return nil, nil, false
+	}
+	mul := abs.Inputs[0]
+	if mul.OpType != compute.OpTypeMul || u[mul] != 1 || !mul.Shape.Equal(w.Shape) {
+		return nil, nil, false
+	}
+	conv, sc := mul.Inputs[0], mul.Inputs[1]
+	if d.scale, ok = scalarF32(sc); !ok {
+		conv, sc = sc, conv
+		if d.scale, ok = scalarF32(sc); !ok {
+			return nil, nil, false
+		}
+	}
+	if conv.OpType != compute.OpTypeConvertDType || u[conv] != 1 || !conv.Shape.Equal(w.Shape) {
+		return nil, nil, false
+	}
+	bits := conv.Inputs[0]
+	if !bits.Shape.Equal(shapeAs(w.Shape, dtypes.Uint32)) {
+		return nil, nil, false
+	}
+	return &d, bits, true
+}
+
+// skipIdentities returns n, or the input of a chain of single-use Identity
+// nodes (GoMLX's StopGradient leaves none, but a backend may).
+func skipIdentities(n *gb.Node, u map[*gb.Node]int) *gb.Node {
+	for n.OpType == compute.OpTypeIdentity {
+		if u[n] != 1 || len(n.Inputs) != 1 {
+			return nil
+		}
+		n = n.Inputs[0]
+	}
+	return n
+}
+
+// execDropoutMask executes the nodes rewritten by fuseDropoutMasks.
+func execDropoutMask(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []bool) (*gb.Buffer, error) {
+	d, ok := node.Data.(*dropoutMaskData)
+	if !ok {
+		return nil, gb.ErrFallback
+	}
+	out, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	dropoutMask(out.Flat.([]float32), inputs[0].Flat.([]uint32), d)
+	return out, nil
+}
+
+// dropoutMask is the fused computation; each step rounds to float32 as the
+// separate ops do (bits are finite, so Min has no NaN to order).
+func dropoutMask(out []float32, bits []uint32, d *dropoutMaskData) {
+	for i, b := range bits {
+		v := float32(float32(b) * d.scale)
+		if v < 0 {
+			v = -v
+		}
+		v = min(v, d.top)
+		if v >= d.rate {
+			out[i] = d.keep
+		} else {
+			out[i] = d.drop
+		}
+	}
+}

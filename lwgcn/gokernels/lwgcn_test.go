@@ -1,0 +1,90 @@
+package gokernels_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/gokernels"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
+	"github.com/lwgcn/toolkit/lwgcn/train"
+)
+
+// lwgcnRun trains LW-GCN on one split of a dataset with every kernel on or
+// off (the runner compiles its computations then) and returns its epochs
+// and best-epoch log-probabilities.
+func lwgcnRun(t *testing.T, dataset string, epochs int, on bool) ([]train.EpochStats, []uint64) {
+	t.Helper()
+	defer gokernels.SetAll(on)()
+	g := datasets.Standard(dstest.Load(t, dataset))
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.IsGo() {
+		t.Skipf("the kernels are the pure-Go backend's (backend %s)", info.Name)
+	}
+	cfg := labelwise.Defaults(dataset)
+	cfg.Epochs = epochs
+	r, err := labelwise.NewRunner(b, info, g, cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Run(context.Background(), 0, labelwise.DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Finalize()
+	return res.Main.History, flatBits(t, res.Main.LogProbs)
+}
+
+// A whole LW-GCN run (f_P, pseudo-labels, the bi-level epochs) computes the
+// same bits with the kernels as without, and every kernel took effect in it:
+// Texas (the small variant, dropout, WebKB's dense-form products) and Cora
+// (GCNII-64 on the sorted layout, dropout on every layer).
+func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains LW-GCN twice per dataset")
+	}
+	for _, tc := range []struct {
+		dataset string
+		epochs  int
+	}{{"texas", 12}, {"cora", 3}} {
+		t.Run(tc.dataset, func(t *testing.T) {
+			counts := func() map[string]int64 {
+				return map[string]int64{"gathersum": gokernels.FusedGatherSums.Load(), "rowgather": gokernels.MarkedRowGathers.Load(),
+					"dropoutmask": gokernels.FusedDropoutMasks.Load()}
+			}
+			before := counts()
+			histOn, lpOn := lwgcnRun(t, tc.dataset, tc.epochs, true)
+			for k, v := range counts() {
+				if v == before[k] {
+					t.Errorf("the %s kernel never took effect in LW-GCN's computations", k)
+				}
+			}
+			histOff, lpOff := lwgcnRun(t, tc.dataset, tc.epochs, false)
+			if len(histOn) != tc.epochs || len(histOff) != tc.epochs {
+				t.Fatalf("%d epochs with the kernels, %d without, want %d", len(histOn), len(histOff), tc.epochs)
+			}
+			for i := range histOn {
+				a, b := histOn[i], histOff[i]
+				if math.Float64bits(a.TrainLoss) != math.Float64bits(b.TrainLoss) || math.Float64bits(a.ValLoss) != math.Float64bits(b.ValLoss) ||
+					a.ValAcc != b.ValAcc || a.TestAcc != b.TestAcc {
+					t.Fatalf("epoch %d: train loss %v val loss %v val %v test %v with the kernels; %v %v %v %v without",
+						a.Epoch, a.TrainLoss, a.ValLoss, a.ValAcc, a.TestAcc, b.TrainLoss, b.ValLoss, b.ValAcc, b.TestAcc)
+				}
+			}
+			if len(lpOn) == 0 || len(lpOn) != len(lpOff) {
+				t.Fatalf("%d log-probabilities with the kernels, %d without", len(lpOn), len(lpOff))
+			}
+			for i := range lpOn {
+				if lpOn[i] != lpOff[i] {
+					t.Fatalf("best-epoch log-probability %d differs: %#x with the kernels, %#x without", i, lpOn[i], lpOff[i])
+				}
+			}
+		})
+	}
+}
