@@ -9,4 +9,6 @@ var (
 	RNGKernel         = rng
 	FusedDropoutMasks = &fusedDropoutMasks
 	DropoutMaskKernel = dropoutMaskK
+	FusedELLProducts  = &fusedELLProducts
+	ELLProductKernel  = ellProduct
 )

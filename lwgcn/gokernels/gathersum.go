@@ -7,7 +7,6 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	gb "github.com/gomlx/compute/gobackend"
-	"github.com/gomlx/compute/shapes"
 )
 
 func init() {
@@ -146,17 +145,9 @@ func execGatherSum(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []
 	if err != nil {
 		return nil, err
 	}
-	var idx []int32
-	switch ix := inputs[1].Flat.(type) {
-	case []int32:
-		idx = ix
-	case []int64:
-		idx = make([]int32, len(ix))
-		for i, v := range ix {
-			idx[i] = int32(max(min(v, int64(1<<31-1)), -1<<31))
-		}
-	default:
-		return nil, fmt.Errorf("gokernels: gathersum: indices of dtype %s", inputs[1].RawShape.DType)
+	idx, err := indices32(inputs[1])
+	if err != nil {
+		return nil, err
 	}
 	n := inputs[0].RawShape.Dimensions[0]
 	switch x := inputs[0].Flat.(type) {
@@ -165,7 +156,10 @@ func execGatherSum(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []
 		if d.weighted {
 			w = inputs[2].Flat.([]float32)
 		}
-		gatherSumF32(out.Flat.([]float32), x, idx, w, d, n)
+		o, zero, srcs := out.Flat.([]float32), make([]float32, d.h), make([][]float32, d.k)
+		for j := range d.r {
+			sumRowF32(o[j*d.h:(j+1)*d.h], x, idx, w, j, d, n, zero, srcs)
+		}
 	case []float64:
 		var w []float64
 		if d.weighted {
@@ -196,57 +190,51 @@ func row[T float32 | float64](x []T, j int32, n, h, zeroRow int, zero []T) []T {
 // gatherSumGeneric is the kernel in plain Go: the same operations as the
 // unfused graph (a product rounded per value, then the sum over k in order).
 func gatherSumGeneric[T float32 | float64](out, x []T, idx []int32, w []T, d *gatherSumData, n int) {
+	zero := make([]T, d.h)
+	for j := range d.r {
+		sumRowGeneric(out[j*d.h:(j+1)*d.h], x, idx, w, j, d, n, zero)
+	}
+}
+
+// sumRowGeneric writes row j of a gather-sum into o: Σ_k w[k·r+j]·x[idx[k·r+j]]
+// (k in order; no weight when w is nil).
+func sumRowGeneric[T float32 | float64](o, x []T, idx []int32, w []T, j int, d *gatherSumData, n int, zero []T) {
 	k, r, h := d.k, d.r, d.h
-	zero := make([]T, h)
-	for j := range r {
-		o := out[j*h : (j+1)*h]
-		for kk := range k {
-			src := row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
-			switch {
-			case w == nil && kk == 0:
-				copy(o, src)
-			case w == nil:
-				for i, v := range src {
-					o[i] += v
-				}
-			case kk == 0:
-				wv := w[kk*r+j]
-				for i, v := range src {
-					o[i] = T(v * wv)
-				}
-			default:
-				wv := w[kk*r+j]
-				for i, v := range src {
-					o[i] += T(v * wv)
-				}
+	for kk := range k {
+		src := row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
+		switch {
+		case w == nil && kk == 0:
+			copy(o, src)
+		case w == nil:
+			for i, v := range src {
+				o[i] += v
+			}
+		case kk == 0:
+			wv := w[kk*r+j]
+			for i, v := range src {
+				o[i] = T(v * wv)
+			}
+		default:
+			wv := w[kk*r+j]
+			for i, v := range src {
+				o[i] += T(v * wv)
 			}
 		}
 	}
 }
 
-// scalarF32 returns the value of a float32 constant of one value (a scalar,
-// or a broadcast or reshape of one).
-func scalarF32(n *gb.Node) (float32, bool) {
-	for (n.OpType == compute.OpTypeBroadcastInDim || n.OpType == compute.OpTypeReshape) && len(n.Inputs) == 1 {
-		n = n.Inputs[0]
+// indices32 returns an index buffer's values as int32 (int64 ones are
+// converted, saturating).
+func indices32(b *gb.Buffer) ([]int32, error) {
+	switch ix := b.Flat.(type) {
+	case []int32:
+		return ix, nil
+	case []int64:
+		idx := make([]int32, len(ix))
+		for i, v := range ix {
+			idx[i] = int32(max(min(v, int64(1<<31-1)), -1<<31))
+		}
+		return idx, nil
 	}
-	if n.OpType != compute.OpTypeConstant || n.Shape.DType != dtypes.Float32 || n.Shape.Size() != 1 {
-		return 0, false
-	}
-	buf, ok := n.Data.(*gb.Buffer)
-	if !ok {
-		return 0, false
-	}
-	v, ok := buf.Flat.([]float32)
-	if !ok || len(v) < 1 {
-		return 0, false
-	}
-	return v[0], true
-}
-
-// shapeAs returns s with dtype dt.
-func shapeAs(s shapes.Shape, dt dtypes.DType) shapes.Shape {
-	c := s.Clone()
-	c.DType = dt
-	return c
+	return nil, fmt.Errorf("gokernels: indices of dtype %s", b.RawShape.DType)
 }

@@ -2,6 +2,6 @@
 
 package gokernels
 
-func gatherSumF32(out, x []float32, idx []int32, w []float32, d *gatherSumData, n int) {
-	gatherSumGeneric(out, x, idx, w, d, n)
+func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData, n int, zero []float32, _ [][]float32) {
+	sumRowGeneric(o, x, idx, w, j, d, n, zero)
 }

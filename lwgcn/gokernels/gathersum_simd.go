@@ -8,48 +8,45 @@ import "simd"
 // registers while it sums over k (4 x 16 floats with AVX-512).
 const blockVectors = 4
 
-// gatherSumF32 is gatherSumGeneric for float32 with the simd package's
-// vectors: each row is summed in blocks of up to blockVectors vectors held
-// in registers across k, so the output is written once. Each value's
-// operations are the same as gatherSumGeneric's (Mul then Add in k order,
-// never a fused multiply-add): the result is bit-identical.
-func gatherSumF32(out, x []float32, idx []int32, w []float32, d *gatherSumData, n int) {
+// sumRowF32 is sumRowGeneric for float32 with the simd package's vectors:
+// the row is summed in blocks of up to blockVectors vectors held in
+// registers across k, so that o is written once. Each value's operations
+// are sumRowGeneric's (Mul then Add in k order, never a fused
+// multiply-add): the result is bit-identical. srcs is scratch of at least
+// d.k rows.
+func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData, n int, zero []float32, srcs [][]float32) {
 	k, r, h := d.k, d.r, d.h
 	vl := simd.BroadcastFloat32s(0).Len()
 	if h < vl {
-		gatherSumGeneric(out, x, idx, w, d, n)
+		sumRowGeneric(o, x, idx, w, j, d, n, zero)
 		return
 	}
-	zero := make([]float32, h)
-	srcs := make([][]float32, k)
+	srcs = srcs[:k]
+	for kk := range k {
+		srcs[kk] = row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
+	}
 	main := h - h%vl
-	for j := range r {
-		for kk := range k {
-			srcs[kk] = row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
-		}
-		o := out[j*h : (j+1)*h]
-		i := 0
-		for ; i+blockVectors*vl <= main; i += blockVectors * vl {
-			sumBlock4(o[i:], srcs, w, j, r, i, vl)
-		}
-		for ; i < main; i += vl {
-			sumBlock1(o[i:], srcs, w, j, r, i)
-		}
-		for ; i < h; i++ {
-			var acc float32
-			for kk, s := range srcs {
-				v := s[i]
-				if w != nil {
-					v = float32(v * w[kk*r+j])
-				}
-				if kk == 0 {
-					acc = v
-				} else {
-					acc += v
-				}
+	i := 0
+	for ; i+blockVectors*vl <= main; i += blockVectors * vl {
+		sumBlock4(o[i:], srcs, w, j, r, i, vl)
+	}
+	for ; i < main; i += vl {
+		sumBlock1(o[i:], srcs, w, j, r, i)
+	}
+	for ; i < h; i++ {
+		var acc float32
+		for kk, s := range srcs {
+			v := s[i]
+			if w != nil {
+				v = float32(v * w[kk*r+j])
 			}
-			o[i] = acc
+			if kk == 0 {
+				acc = v
+			} else {
+				acc += v
+			}
 		}
+		o[i] = acc
 	}
 }
 

@@ -285,3 +285,61 @@ func TestDropoutMaskSameAsBackend(t *testing.T) {
 		t.Errorf("kept %.3f of the values, want about 0.4", frac)
 	}
 }
+
+// TestELLProductSameAsBackend builds nn/sparse's whole product: parts in
+// bucket order (a block of empty rows, chunks of 3 slots weighted and not,
+// single-slot chunks, a part computed by a Dot), concatenated, gathered
+// back into row order (one row taken twice, one never) and scaled per row.
+func TestELLProductSameAsBackend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	const n, h = 30, 19
+	idxT := func(k, r int) *tensors.Tensor {
+		v := make([]int32, k*r)
+		for i := range v {
+			v[i] = int32(rng.IntN(n + 1))
+		}
+		return tensors.FromFlatDataAndDimensions(v, k, r, 1)
+	}
+	// Rows of cat: 2 empty + 5 + 4 + 6 + 3 + 2 (Dot) = 22.
+	pos := make([]int32, 24)
+	for i := range pos {
+		pos[i] = int32(i % 22)
+	}
+	pos[3], pos[4] = 7, 7 // row 7 twice, rows 3 and 4 never (pos 22, 23 wrap to 0, 1)
+	inputs := []*tensors.Tensor{
+		tensors.FromFlatDataAndDimensions(randF32(rng, n*h), n, h),
+		idxT(3, 5), idxT(3, 4), idxT(1, 6), idxT(1, 3),
+		tensors.FromFlatDataAndDimensions(randF32(rng, 3*4), 3, 4, 1),
+		tensors.FromFlatDataAndDimensions(randF32(rng, 3), 1, 3, 1),
+		tensors.FromFlatDataAndDimensions(pos, 24, 1),
+		tensors.FromFlatDataAndDimensions(randF32(rng, 24), 24, 1),
+		tensors.FromFlatDataAndDimensions(randF32(rng, 2*n), 2, n),
+	}
+	product := func(in []*Node, dt dtypes.DType, scale bool) *Node {
+		x, w1, w2, rs, d := ConvertDType(in[0], dt), ConvertDType(in[5], dt), ConvertDType(in[6], dt), ConvertDType(in[8], dt), ConvertDType(in[9], dt)
+		xp := Concatenate([]*Node{x, Zeros(x.Graph(), shapes.Make(dt, 1, h))}, 0)
+		parts := []*Node{
+			Zeros(x.Graph(), shapes.Make(dt, 2, h)),
+			ellChunk(x, in[1], nil, 3, 5),
+			ellChunk(x, in[2], w1, 3, 4),
+			Reshape(Gather(xp, in[3], false), 6, h),
+			Reshape(Mul(Gather(xp, in[4], false), w2), 3, h),
+			Dot(d, x).Product(),
+		}
+		y := Gather(Concatenate(parts, 0), in[7], false)
+		if scale {
+			y = Mul(y, rs)
+		}
+		return y
+	}
+	before := gokernels.FusedELLProducts.Load()
+	sameWithAndWithout(t, gokernels.ELLProductKernel, inputs, func(in []*Node) []*Node {
+		return []*Node{product(in, dtypes.Float32, true), product(in, dtypes.Float64, true)}
+	})
+	sameWithAndWithout(t, gokernels.ELLProductKernel, inputs, func(in []*Node) []*Node {
+		return []*Node{product(in, dtypes.Float32, false)}
+	})
+	if n := gokernels.FusedELLProducts.Load() - before; n != 3 {
+		t.Errorf("%d products fused, want 3", n)
+	}
+}

@@ -65,6 +65,9 @@ func markRowGathers(b *gb.Builder) {
 
 // execRowGather executes the Gather nodes marked by markRowGathers.
 func execRowGather(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []bool) (*gb.Buffer, error) {
+	if e, ok := node.Data.(*ellProductData); ok {
+		return execELLProduct(backend, node, e, inputs)
+	}
 	d, ok := node.Data.(*rowGatherData)
 	if !ok {
 		return nil, gb.ErrFallback

@@ -8,7 +8,7 @@ import (
 
 // Counts of rewritten nodes since the program started (tests check that a
 // kernel took effect).
-var fusedGatherSums, markedRowGathers, fusedDropoutMasks atomic.Int64
+var fusedGatherSums, markedRowGathers, fusedDropoutMasks, fusedELLProducts atomic.Int64
 
 // transformPriority runs lwgcn's transformation after the backend's own
 // passes (ImplicitBroadcastFusion is 100), so that it sees broadcasts
@@ -28,6 +28,9 @@ func (transformation) Name() string { return "lwgcn/gokernels" }
 func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 	if gatherSum.On() {
 		fuseGatherSums(b)
+		if ellProduct.On() {
+			fuseELLProducts(b)
+		}
 	}
 	if dropoutMaskK.On() {
 		fuseDropoutMasks(b)

@@ -51,6 +51,18 @@ func (s CPUSample) OtherCores(end CPUSample) float64 {
 	return max(0, ((end.busy-s.busy)-(end.ownSecs-s.ownSecs))/wall)
 }
 
+// OtherCoresExcluding is OtherCores for the time between s and end when
+// the work measured ran in a child process that used childSecs of CPU: the
+// machine's busy time minus this process's and the child's, over the wall
+// time.
+func (s CPUSample) OtherCoresExcluding(end CPUSample, childSecs float64) float64 {
+	wall := end.wall.Sub(s.wall).Seconds()
+	if wall <= 0 {
+		return 0
+	}
+	return max(0, ((end.busy-s.busy)-(end.ownSecs-s.ownSecs)-childSecs)/wall)
+}
+
 // machineBusySecs sums the "cpu" line of ProcStatPath except idle and
 // iowait, in seconds.
 func machineBusySecs() (float64, error) {
