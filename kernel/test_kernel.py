@@ -48,7 +48,8 @@ import run_notebooks  # noqa: E402
 KERNEL = os.environ.get("LWGCN_KERNEL_NAME", "gonb-lwgcn")
 RUNNER = [sys.executable, str(KERNEL_DIR / "run_notebooks.py")]
 REQUIRE_MODULE = ("!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 "
-                  "-replace github.com/lwgcn/toolkit=${GONB_DIR}/../..")
+                  "-replace github.com/lwgcn/toolkit=${GONB_DIR}/../.. "
+                  "-replace github.com/gomlx/compute=${GONB_DIR}/../../third_party/compute")
 EXEC_TIMEOUT = 120  # first compile in a kernel; generous for a loaded 2-core machine
 
 
