@@ -19,6 +19,12 @@
 //     operand's appended zero row in place.
 //   - rng: the random bits of RNGBitGenerator written 8 bytes per draw (the
 //     backend writes one byte per loop iteration), the same stream.
+//   - ellproduct: nn/sparse's whole product (its chunks' concatenation,
+//     the position gather back to row order and the row scale) computed
+//     straight into the output rows, in row blocks on the backend's idle
+//     workers.
+//   - adam: train.Optimizer's Adam updates, each moment and the parameter in
+//     one pass (the backend runs 4 to 6 ops each).
 //   - dropoutmask: nn.DropoutMask's chain (RandomUniform's conversion of
 //     the bits, scale, Abs and Min, the comparison with the rate and the
 //     Where) in one pass over the bits.

@@ -2,6 +2,7 @@ package gokernels
 
 // Test hooks.
 var (
+	AfterTransform    = &afterTransform
 	FusedGatherSums   = &fusedGatherSums
 	MarkedRowGathers  = &markedRowGathers
 	RowGatherKernel   = rowGather
@@ -11,4 +12,6 @@ var (
 	DropoutMaskKernel = dropoutMaskK
 	FusedELLProducts  = &fusedELLProducts
 	ELLProductKernel  = ellProduct
+	FusedAdam         = &fusedAdam
+	AdamKernel        = adamK
 )

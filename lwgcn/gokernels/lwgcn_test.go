@@ -56,7 +56,7 @@ func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
 		t.Run(tc.dataset, func(t *testing.T) {
 			counts := func() map[string]int64 {
 				return map[string]int64{"gathersum": gokernels.FusedGatherSums.Load(), "rowgather": gokernels.MarkedRowGathers.Load(),
-					"dropoutmask": gokernels.FusedDropoutMasks.Load(), "ellproduct": gokernels.FusedELLProducts.Load()}
+					"dropoutmask": gokernels.FusedDropoutMasks.Load(), "ellproduct": gokernels.FusedELLProducts.Load(), "adam": gokernels.FusedAdam.Load()}
 			}
 			before := counts()
 			histOn, lpOn := lwgcnRun(t, tc.dataset, tc.epochs, true)

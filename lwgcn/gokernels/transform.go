@@ -8,7 +8,7 @@ import (
 
 // Counts of rewritten nodes since the program started (tests check that a
 // kernel took effect).
-var fusedGatherSums, markedRowGathers, fusedDropoutMasks, fusedELLProducts atomic.Int64
+var fusedGatherSums, markedRowGathers, fusedDropoutMasks, fusedELLProducts, fusedAdam atomic.Int64
 
 // transformPriority runs lwgcn's transformation after the backend's own
 // passes (ImplicitBroadcastFusion is 100), so that it sees broadcasts
@@ -38,8 +38,17 @@ func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 	if rowGather.On() {
 		markRowGathers(b)
 	}
+	if adamK.On() {
+		fuseAdam(b)
+	}
+	if afterTransform != nil {
+		afterTransform(b)
+	}
 	return false, nil
 }
+
+// afterTransform, when set (tests), sees every graph after the rewrite.
+var afterTransform func(b *gb.Builder)
 
 // uses counts, per node of f, its consumers (inputs of other nodes, captured
 // inputs of closures, and f's outputs).
