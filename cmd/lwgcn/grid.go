@@ -65,6 +65,9 @@ func runGrid(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
+	if err := checkResultsOutput("-results", spec.ResultsPath); err != nil {
+		return err
+	}
 	s, err := newSession(*quiet)
 	if err != nil {
 		return err

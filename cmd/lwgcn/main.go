@@ -4,16 +4,19 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"sort"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
 // command is one subcommand; each lives in its own file and registers itself
@@ -86,25 +89,52 @@ func startup(w io.Writer) {
 // of the command (read it with `go tool pprof bin/lwgcn FILE`).
 const cpuProfileEnv = "LWGCN_CPUPROFILE"
 
+// isProfile accepts what a CPU profile file holds: gzip-compressed data
+// (pprof's format), or nothing.
+func isProfile(data []byte) error {
+	if len(data) > 0 && !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return errors.New("is not a CPU profile (pprof files are gzip-compressed)")
+	}
+	return nil
+}
+
 // startCPUProfile starts a CPU profile into path (nothing when path is
-// empty); the returned function stops it and closes the file.
+// empty); the returned function stops it and renames it into place. An
+// existing file that is not a profile (a results file named by mistake) is
+// refused before the command runs.
 func startCPUProfile(path string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
 	}
-	f, err := os.Create(path)
+	if err := checkOutput(cpuProfileEnv+"=", path, isProfile); err != nil {
+		return nil, err
+	}
+	target, err := results.Target(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cpuProfileEnv, err)
+		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
+		os.Remove(f.Name())
 		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
 	}
 	fmt.Fprintf(os.Stderr, "lwgcn: writing a CPU profile to %s (%s)\n", path, cpuProfileEnv)
 	return func() {
 		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
-			fmt.Fprintf(os.Stderr, "lwgcn: %s: %v\n", cpuProfileEnv, err)
+		err := f.Close()
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), target)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			fmt.Fprintf(os.Stderr, "lwgcn: %s=%s: %v\n", cpuProfileEnv, path, err)
 		}
 	}, nil
 }

@@ -25,6 +25,9 @@ func runMerge(args []string) error {
 	if *into == "" || fs.NArg() == 0 {
 		return usageErrorf("merge: want -into FILE and at least one file to merge")
 	}
+	if err := checkResultsOutput("-into", *into); err != nil {
+		return err
+	}
 	dst, err := results.Open(*into)
 	if err != nil {
 		return err

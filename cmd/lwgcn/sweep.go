@@ -137,6 +137,9 @@ func runSweep(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
+	if err := checkResultsOutput("-results", spec.ResultsPath); err != nil {
+		return err
+	}
 	if *workerF.procs > 1 {
 		if err := runWorkers(fs, []string{"sweep"}, *workerF.procs, spec.ResultsPath); err != nil {
 			return err

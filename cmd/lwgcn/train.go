@@ -97,6 +97,11 @@ func runTrain(args []string) error {
 		}
 	}
 
+	if *resultsPath != "" {
+		if err := checkResultsOutput("-results", *resultsPath); err != nil {
+			return err
+		}
+	}
 	s, err := newSession(*quiet)
 	if err != nil {
 		return err

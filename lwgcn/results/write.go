@@ -147,7 +147,7 @@ func Update(path string, fn func(old []byte) ([]byte, error)) error {
 func CheckOutput(path string, ours func(content []byte) error) error {
 	target, err := Target(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", path, unwrapPath(err))
 	}
 	st, err := os.Stat(target)
 	switch {
