@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
@@ -237,6 +241,7 @@ func runTrain(args []string) error {
 		}
 		t, err := zoo.NewTrainer(b, info, g, e.Name, h, progress, func(c *train.Config) {
 			c.CheckpointDir, c.CheckpointEvery = *checkpoint, 50
+			c.CheckpointSettings = checkpointSettings(*dataset, e.Name, h)
 		})
 		if err != nil {
 			return err
@@ -305,6 +310,28 @@ func saveTrainRuns(path string, g *graph.Graph, model, config string, outs []spl
 	}
 	fmt.Fprintf(os.Stderr, "recorded %d runs in %s\n", len(outs), path)
 	return nil
+}
+
+// checkpointSettings are what a baseline's checkpoint is made for beyond
+// what the trainer records itself: the zoo entry, each of its settings,
+// and the SHA-256 sums of the dataset's registered files.
+func checkpointSettings(dataset, model string, h zoo.Hyper) map[string]string {
+	out := map[string]string{"zoo entry": model}
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(h.Key()), &fields); err == nil {
+		for k, v := range fields {
+			b, _ := json.Marshal(v)
+			out[k] = string(b)
+		}
+	}
+	if d, ok := datasets.Lookup(dataset); ok {
+		sum := sha256.New()
+		for _, f := range d.Files {
+			fmt.Fprintf(sum, "%s %s\n", f.CachePath(), f.SHA256)
+		}
+		out["dataset files"] = hex.EncodeToString(sum.Sum(nil))[:16]
+	}
+	return out
 }
 
 // parseSplits parses "all", "3", "0-9" or "0,2,5" against n splits; n < 0
