@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -153,6 +154,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 success, 1 the command failed, 2 the command line was rejected (unknown command or\n"+
 		"flag, malformed or out-of-range flag value, missing required flag).")
 	fmt.Fprintf(w, "Environment: %s=FILE writes a CPU profile of the command to FILE (go tool pprof bin/lwgcn FILE).\n", cpuProfileEnv)
+	fmt.Fprintf(w, "%s=16GiB sets the memory budget that sizes read from files, flags and the environment are checked\n"+
+		"against before anything is allocated (default: the memory available).\n", limits.EnvMaxMemory)
 }
 
 func main() {
@@ -167,6 +170,12 @@ func main() {
 		os.Exit(exitUsage)
 	}
 	startup(os.Stderr)
+	// A malformed memory budget is an error in the command's environment,
+	// said before any work (every size check reads it).
+	if _, err := limits.Budget(); err != nil {
+		fmt.Fprintln(os.Stderr, "lwgcn:", err)
+		os.Exit(exitUsage)
+	}
 	stopProfile, err := startCPUProfile(os.Getenv(cpuProfileEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lwgcn:", err)
