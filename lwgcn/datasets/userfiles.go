@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 // Users' own graphs: a generic text loader.
@@ -72,8 +73,19 @@ const (
 )
 
 // DefaultMaxUserNodes bounds the number of nodes of a user graph, so that a
-// typo such as the id 4000000000 fails clearly instead of allocating.
+// typo such as the id 4000000000 fails clearly instead of allocating. Below
+// it, sizes are checked against the memory budget (package limits).
 const DefaultMaxUserNodes = 50_000_000
+
+// InputLayerBytesPerFeature is what one feature column costs a model: a
+// 64-unit input layer's float32 weights with their gradient and Adam's two
+// moments. The loaders check feature widths read from files against the
+// memory budget with it.
+const InputLayerBytesPerFeature = 64 * 4 * 4
+
+// userNodeBytes is what one node of a user graph costs the loader: its id,
+// feature row pointer, label and split membership.
+const userNodeBytes = 64
 
 // UserOptions configure ReadUserGraph and LoadUserFiles.
 type UserOptions struct {
@@ -463,6 +475,12 @@ func readFeatures(in *NamedReader, opts UserOptions, ids *idTable, notes *[]stri
 	if base != 0 && base != 1 {
 		return nil, fmt.Errorf("datasets: UserOptions.SparseIndexBase = %d, want 0 or 1", base)
 	}
+	if opts.NumFeatures > 0 {
+		if err := limits.CheckCount(fmt.Sprintf("datasets: UserOptions.NumFeatures %d", opts.NumFeatures), int64(opts.NumFeatures),
+			InputLayerBytesPerFeature); err != nil {
+			return nil, err
+		}
+	}
 	for {
 		rec, ok, err := rr.raw()
 		if err != nil {
@@ -513,6 +531,13 @@ func readFeatures(in *NamedReader, opts UserOptions, ids *idTable, notes *[]stri
 				ix -= int64(base)
 				if opts.NumFeatures > 0 && ix >= int64(opts.NumFeatures) {
 					return nil, rr.errorf(rec.line, "feature index %d outside the %d features of UserOptions.NumFeatures", ix+int64(base), opts.NumFeatures)
+				}
+				// A new largest index widens every model's input layer.
+				if ix >= int64(max(pf.width, 1<<16)) && opts.NumFeatures == 0 {
+					if err := limits.CheckCount(fmt.Sprintf("%s:%d: feature index %d (%d features)", in.Name, rec.line, ix+int64(base), ix+1),
+						ix+1, InputLayerBytesPerFeature); err != nil {
+						return nil, err
+					}
 				}
 				x, err := parseValue(strings.TrimSpace(v[colon+1:]))
 				if err != nil {
@@ -797,6 +822,7 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 	var n int
 	ug.IntegerIDs = opts.IDs == IDsInteger || (opts.IDs == IDsAuto && ids.allInt)
 	if ug.IntegerIDs {
+		largest := -1
 		for k, v := range ids.ints {
 			if v < 0 {
 				return nil, fmt.Errorf("%s: node id %q is not a non-negative integer (IDsInteger); use IDsNames for named nodes",
@@ -806,7 +832,19 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 				return nil, fmt.Errorf("%s: node id %d exceeds the limit of %d nodes (UserOptions.MaxNodes)", ids.first[k], v, maxNodes)
 			}
 			node[k] = int32(v)
-			n = max(n, int(v)+1)
+			if int(v)+1 > n {
+				n, largest = int(v)+1, k
+			}
+		}
+		// Integer ids make N the largest id plus one: one stray id asks for
+		// every node below it (and, without a features file, as many
+		// one-hot feature columns).
+		if largest >= 0 && pf == nil {
+			perNode := int64(userNodeBytes + InputLayerBytesPerFeature)
+			if err := limits.CheckCount(fmt.Sprintf("%s: node id %d (%d nodes with one-hot features)", ids.first[largest],
+				ids.ints[largest], n), int64(n), perNode); err != nil {
+				return nil, err
+			}
 		}
 		if pf != nil {
 			n = len(pf.rows)
@@ -858,6 +896,12 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 		}
 		if n > maxNodes {
 			return nil, fmt.Errorf("datasets: user graph has %d nodes, more than the limit %d (UserOptions.MaxNodes)", n, maxNodes)
+		}
+		if pf == nil {
+			if err := limits.CheckCount(fmt.Sprintf("%s: %d distinct node ids (with one-hot features)", in.Edges.Name, n),
+				int64(n), userNodeBytes+InputLayerBytesPerFeature); err != nil {
+				return nil, err
+			}
 		}
 		ug.NodeIDs = make([]string, n)
 		for k, v := range node {

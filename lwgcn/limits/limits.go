@@ -174,6 +174,11 @@ func Check(what string, bytes int64) error {
 	return nil
 }
 
+// Errorf returns an error that is ErrTooLarge (errors.Is) and reads as
+// the formatted message: for caps that are not the memory budget (a
+// download's pinned size, a stated decompression limit).
+func Errorf(format string, args ...any) error { return tooLarge{fmt.Sprintf(format, args...)} }
+
 // CheckCount is Check for count items of size bytes each.
 func CheckCount(what string, count, size int64) error {
 	return Check(what, Mul(count, size))

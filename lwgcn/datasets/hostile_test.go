@@ -1,0 +1,121 @@
+package datasets_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	fx "github.com/lwgcn/toolkit/lwgcn/datasets/internal/fixtures"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
+)
+
+// The loaders' hostile-input corpus (issue 35): small files that ask for
+// more memory than there is. Each must fail with one line naming the file
+// (and line or key) and be limits.ErrTooLarge, before allocating. Inputs are
+// generated here; nothing is committed. The budget is set, so the cases do
+// not depend on the machine's memory.
+
+// checkTooLarge fails unless err is a one-line ErrTooLarge naming every
+// string of want.
+func checkTooLarge(t *testing.T, name string, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: loaded without error", name)
+		return
+	}
+	msg := err.Error()
+	ok := errors.Is(err, limits.ErrTooLarge) && !strings.Contains(msg, "\n")
+	for _, w := range want {
+		ok = ok && strings.Contains(msg, w)
+	}
+	if !ok {
+		t.Errorf("%s: %v; want a one-line ErrTooLarge naming %q", name, err, want)
+	}
+}
+
+func TestHostileUserFiles(t *testing.T) {
+	t.Setenv(limits.EnvMaxMemory, "1GiB")
+	var feats, edges, labels strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&edges, "%d,%d\n", i, (i+1)%30)
+		fmt.Fprintf(&labels, "%d,%d\n", i, i%3)
+		col := 6
+		if i == 7 {
+			col = 1999999999 // one typo in a 30-line file
+		}
+		fmt.Fprintf(&feats, "%d %d:1 %d:1\n", i, i%5, col)
+	}
+	p := writeFiles(t, map[string]string{"features.csv": feats.String(), "edges.csv": edges.String(),
+		"labels.csv": labels.String(), "far.csv": "0,1\n1,2\n0,49999999\n"})
+	_, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"], Labels: p["labels.csv"]})
+	checkTooLarge(t, "sparse feature index 1999999999", err, p["features.csv"]+":8", "feature index 1999999999")
+	_, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["far.csv"]})
+	checkTooLarge(t, "edge 0,49999999", err, p["far.csv"]+":3", "node id 49999999")
+	// NumFeatures asks for the width itself.
+	_, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"],
+		UserOptions: datasets.UserOptions{NumFeatures: 2_000_000_000}})
+	checkTooLarge(t, "NumFeatures 2e9", err, "NumFeatures 2000000000")
+}
+
+func TestHostilePlanetoidTestIndex(t *testing.T) {
+	t.Setenv(limits.EnvMaxMemory, "1GiB")
+	dir := t.TempDir()
+	writePlanetoid(t, dir, toyPlanetoidGraph, "507\n504\n2147483000\n")
+	_, err := datasets.LoadPlanetoid("pubmed", dir)
+	checkTooLarge(t, "test index 2147483000", err, "ind.pubmed.test.index", "2147483000")
+}
+
+// A graph pickle whose dict values are memo references to one long list:
+// 400 KB of pickle that expands to 300 lists of 50,000 neighbours.
+func TestHostileMemoAmplifiedPickle(t *testing.T) {
+	t.Setenv(limits.EnvMaxMemory, "64MiB")
+	dir := t.TempDir()
+	writePlanetoid(t, dir, toyPlanetoidGraph, "507\n504\n506\n")
+	long := make([]int, 50_000)
+	for i := range long {
+		long[i] = i % 500
+	}
+	p := fx.NewPickle()
+	p.Global("collections", "defaultdict").Global("__builtin__", "list").Op("TUPLE1", "REDUCE")
+	p.Op("MARK")
+	p.Int(0).IntList(long).Raw('q', 1) // BINPUT 1: memoise the list
+	for k := 1; k < 300; k++ {
+		p.Int(k).Raw('h', 1) // BINGET 1: the same list again
+	}
+	p.Op("SETITEMS")
+	b := p.Bytes()
+	if len(b) > 500<<10 {
+		t.Fatalf("the pickle has %d bytes", len(b))
+	}
+	writeFile(t, filepath.Join(dir, "ind.pubmed.graph"), b)
+	_, err := datasets.LoadPlanetoid("pubmed", dir)
+	checkTooLarge(t, "memo-amplified graph pickle", err, "ind.pubmed.graph", "15000000 neighbour entries")
+}
+
+// An npz whose array announces more than the budget (a deflated array of
+// zeros: a few hundred KB on disk).
+func TestHostileNPZ(t *testing.T) {
+	t.Setenv(limits.EnvMaxMemory, "64MiB")
+	zeros := make([]byte, 128<<20) // 32 Mi float32
+	npz := fx.NPZ(true, fx.Member{Name: "node_features", Data: fx.NPY("<f4", []int{1 << 15, 1 << 10}, false, zeros)})
+	if len(npz) > 1<<20 {
+		t.Fatalf("the npz has %d bytes", len(npz))
+	}
+	path := writeTemp(t, "bomb.npz", npz)
+	_, err := datasets.LoadHeterophilousNPZ("bomb", path, 0)
+	checkTooLarge(t, "npz of 128 MiB of zeros", err, path, "node_features", "(32768, 1024)")
+}
+
+// An arxiv.zip whose edge list decompresses to more than the cap.
+func TestHostileArxivDecompression(t *testing.T) {
+	t.Setenv(limits.EnvMaxMemory, "64MiB")
+	edges := bytes.Repeat([]byte("0,1\n"), 16<<20) // 64 MiB of text
+	zp := writeTemp(t, "arxiv.zip", arxivZip(map[string][]byte{"arxiv/raw/edge.csv.gz": fx.Gzip(edges)}))
+	sp := writeTemp(t, "splits.npy", fx.NPY("|O", []int{1}, false, fx.SplitDicts([][3][]int{{{0, 1, 2, 3, 4}, {5, 6, 7}, {8, 9, 10}}})))
+	_, err := datasets.LoadArxivYear(zp, sp)
+	checkTooLarge(t, "gzip bomb in arxiv.zip", err, zp, "edge.csv.gz")
+}
