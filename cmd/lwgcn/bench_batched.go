@@ -171,6 +171,9 @@ func runBenchBatched(args []string) error {
 				for _, mode := range []string{"batched", "alone"} {
 					cmdArgs := []string{"bench-batched", "-child", mode, "-model", *modelName, "-datasets", ds, "-runs", strconv.Itoa(*runs),
 						"-benchtime", minTime.String(), "-mirror", *data.mirror, "-cache", *data.cache}
+					if len(data.sums) > 0 {
+						cmdArgs = append(cmdArgs, "-sha256", data.sums.String())
+					}
 					c := exec.Command(self, cmdArgs...)
 					c.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(p))
 					c.Stderr = os.Stderr

@@ -2,11 +2,16 @@ package datasets_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	fx "github.com/lwgcn/toolkit/lwgcn/datasets/internal/fixtures"
@@ -118,4 +123,105 @@ func TestHostileArxivDecompression(t *testing.T) {
 	sp := writeTemp(t, "splits.npy", fx.NPY("|O", []int{1}, false, fx.SplitDicts([][3][]int{{{0, 1, 2, 3, 4}, {5, 6, 7}, {8, 9, 10}}})))
 	_, err := datasets.LoadArxivYear(zp, sp)
 	checkTooLarge(t, "gzip bomb in arxiv.zip", err, zp, "edge.csv.gz")
+}
+
+// canonicalHost sends every request to srv, as if srv were the file's
+// canonical host (a client given with WithHTTPClient and no mirror).
+func canonicalHost(srv *httptest.Server) *http.Client {
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r2 := r.Clone(r.Context())
+		u, _ := url.Parse(srv.URL)
+		r2.URL.Scheme, r2.URL.Host, r2.Host = u.Scheme, u.Host, u.Host
+		return http.DefaultTransport.RoundTrip(r2)
+	})}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// endless serves an endless body without a Content-Length.
+func endless(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		buf := bytes.Repeat([]byte("0,1\n"), 512)
+		for r.Context().Err() == nil {
+			if _, err := w.Write(buf); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Downloads stop at the pinned size (9): an endless response for a pinned
+// file fails after its size, leaving nothing in the cache.
+func TestHostileEndlessDownloadOfPinnedFile(t *testing.T) {
+	cache := t.TempDir()
+	start := time.Now()
+	_, err := datasets.Load(context.Background(), "texas", datasets.WithMirror(endless(t).URL), datasets.WithCacheDir(cache),
+		datasets.Silent())
+	checkTooLarge(t, "endless pinned download", err, "geom-gcn/new_data/texas/out1_node_feature_label.txt", "pinned size")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the endless download ran %v", d)
+	}
+	if l := leftovers(t, cache); len(l) > 0 {
+		t.Errorf("files left in the cache: %v", l)
+	}
+}
+
+// Unpinned files stop at the stated limit (9).
+func TestHostileEndlessDownloadOfUnpinnedFile(t *testing.T) {
+	defer datasets.SetMaxUnpinnedBytes(1 << 20)()
+	cache := t.TempDir()
+	_, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(""), datasets.WithHTTPClient(canonicalHost(endless(t))),
+		datasets.WithCacheDir(cache), datasets.Silent())
+	checkTooLarge(t, "endless unpinned download", err, "crocodile.npz", "1.0 MiB")
+	if l := leftovers(t, cache); len(l) > 0 {
+		t.Errorf("files left in the cache: %v", l)
+	}
+}
+
+// An unpinned file from a mirror that is not its canonical host is refused
+// unless the user passes its hash (8); the refusal records nothing, so the
+// genuine file is still accepted later from the canonical host.
+func TestHostileMirrorOfUnpinnedFile(t *testing.T) {
+	const path = "graphmining.ai/datasets/ptg/wiki/crocodile.npz"
+	fake := crocodileNPZ([]int64{1, 1, 1, 1, 1, 1})
+	genuine := crocodileNPZ([]int64{0, 4, 2})
+	mirror := t.TempDir()
+	writeFile(t, filepath.Join(mirror, path), fake)
+	canonical := t.TempDir()
+	writeFile(t, filepath.Join(canonical, path), genuine)
+	cache := t.TempDir()
+	for name, m := range map[string]string{"http mirror": serveDir(t, mirror).URL, "directory mirror": mirror} {
+		_, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(m), datasets.WithCacheDir(cache), datasets.Silent())
+		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not pinned") ||
+			!strings.Contains(err.Error(), "WithSHA256") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v; want a refusal naming the file and how to pass its hash", name, err)
+		}
+		if exists(filepath.Join(cache, path)) || exists(filepath.Join(cache, path+".sha256")) {
+			t.Fatalf("%s: the refused file or its hash was recorded", name)
+		}
+	}
+	// The wrong hash passed: a checksum error.
+	_, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(mirror), datasets.WithCacheDir(cache), datasets.Silent(),
+		datasets.WithSHA256(path, sha256Hex(genuine)))
+	var ce *datasets.ChecksumError
+	if !errors.As(err, &ce) || ce.Expected != sha256Hex(genuine) || ce.Actual != sha256Hex(fake) {
+		t.Errorf("mirror with another file's hash: %v", err)
+	}
+	// The genuine file from the canonical host is trusted on first use.
+	g, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(""), datasets.WithCacheDir(cache), datasets.Silent(),
+		datasets.WithHTTPClient(canonicalHost(serveDir(t, filepath.Join(canonical, "graphmining.ai")))))
+	if err != nil || g.NumNodes() != 3 {
+		t.Fatalf("genuine file from the canonical host: %v, %v", g, err)
+	}
+	// A mirror with the matching hash passed is accepted.
+	cache2 := t.TempDir()
+	writeFile(t, filepath.Join(mirror, path), genuine)
+	if _, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(mirror), datasets.WithCacheDir(cache2), datasets.Silent(),
+		datasets.WithSHA256(path, sha256Hex(genuine))); err != nil {
+		t.Errorf("mirror with its hash passed: %v", err)
+	}
 }
