@@ -102,6 +102,9 @@ func runBenchBatched(args []string) error {
 		return usageErrorf("-benchtime %v: must be > 0", *minTime)
 	}
 	dsList := strings.Split(*names, ",")
+	if err := checkNameFlags("datasets", dsList, nil); err != nil {
+		return err
+	}
 	if _, ok := benchBatchedModels[*modelName]; !ok {
 		return fmt.Errorf("bench-batched: -model %q: want one of %s", *modelName, strings.Join(sortedModelNames(), ", "))
 	}

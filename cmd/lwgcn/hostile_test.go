@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -429,6 +428,39 @@ func TestHostileFlagValues(t *testing.T) {
 			setup: func(*testing.T, string) []string {
 				return []string{"train", "-dataset", "texas", "-model", "gcn", "-splits", "0", "-mirror", mirror}
 			}},
+		{name: "bench-batched unknown dataset", status: 2, want: []string{`-datasets: unknown dataset "texsa"`}, limit: 10 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"bench-batched", "-datasets", "texas,texsa", "-out", "b.json"}
+			}},
+		{name: "-seeds with an empty value", status: 2, want: []string{`-seeds "1,,2"`}, limit: 30 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"train", "-dataset", "texas", "-model", "gcn", "-seeds", "1,,2", "-splits", "0", "-mirror", mirror}
+			}},
+		{name: "-sha256 malformed", status: 2, want: []string{`invalid value "x=12" for flag -sha256`}, limit: 10 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"datasets", "-sha256", "x=12"}
+			}},
+		{name: "sweep -degrees 1e400", status: 2, want: []string{`-degrees "1e400"`, "not a finite number"}, limit: 10 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"sweep", "-degrees", "1e400", "-results", "r.json"}
+			}},
+		{name: "grid -wd NaN", status: 2, want: []string{`-wd "NaN"`}, limit: 10 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"grid", "-datasets", "texas", "-wd", "NaN", "-results", "r.json"}
+			}},
+		{name: "train -lr NaN", status: 2, want: []string{"lr must be a positive number, got NaN"}, limit: 30 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"train", "-dataset", "texas", "-model", "gcn", "-lr", "NaN", "-splits", "0", "-mirror", mirror}
+			}},
+		{name: "train -dropout Inf", status: 2, want: []string{"dropout"}, limit: 30 * time.Second,
+			setup: func(*testing.T, string) []string {
+				return []string{"train", "-dataset", "texas", "-model", "lwgcn", "-dropout", "Inf", "-splits", "0", "-mirror", mirror}
+			}},
+		{name: "GOMLX_BACKEND xla without a plugin (11)", status: 1, want: []string{"run `make xla`"}, limit: 30 * time.Second,
+			env: []string{"GOMLX_BACKEND=xla:cpu", "LWGCN_XLA_PLUGIN=", "PJRT_PLUGIN_LIBRARY_PATH=/nonexistent", "HOME=/nonexistent"},
+			setup: func(*testing.T, string) []string {
+				return []string{"train", "-dataset", "texas", "-model", "gcn", "-splits", "0", "-mirror", mirror}
+			}},
 		{name: "-benchtime negative", status: 2, want: []string{"-benchtime -1s"}, limit: 10 * time.Second,
 			setup: func(*testing.T, string) []string {
 				return []string{"bench", "-benchtime", "-1s", "-out", "b.json"}
@@ -436,5 +468,4 @@ func TestHostileFlagValues(t *testing.T) {
 	} {
 		runHostile(t, c)
 	}
-	_ = fmt.Sprint
 }
