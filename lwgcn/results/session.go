@@ -155,8 +155,8 @@ func (f *File) countRun(r *Run, isNew bool) {
 }
 
 // Merge adds other's runs and sessions to f and saves f: the way to join
-// the files of invocations run in parallel (one results file each, since
-// a file has one writer). A run f lacks is added; a run both hold (same
+// the files of invocations run in parallel with one results file each
+// (invocations sharing one file merge on every save, see File.Save). A run f lacks is added; a run both hold (same
 // key: experiment, dataset, method, split, seed and configuration) keeps
 // the one recorded last (provenance date). A session f lacks is added; one
 // both hold (a copy taken while it was open) keeps the copy that ran
