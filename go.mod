@@ -6,6 +6,7 @@ toolchain go1.27.4
 
 require (
 	github.com/go-logr/logr v1.4.3
+	github.com/gofrs/flock v0.13.0
 	github.com/gomlx/compute v0.1.14
 	github.com/gomlx/go-xla v0.4.13
 	github.com/gomlx/gomlx v0.28.16
@@ -21,7 +22,6 @@ require (
 	github.com/fsnotify/fsnotify v1.8.0 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
-	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gx-org/backend v0.3.0 // indirect

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train/bench"
 )
 
@@ -18,11 +23,14 @@ func init() {
 
 func runBench(args []string) error {
 	fs := newFlagSet("bench", "[flags]")
-	filter := fs.String("filter", "", `run only cases whose "model/graph/fusion=..." contains this, e.g. "/squirrel/"`)
+	filter := fs.String("filter", "", `run only cases whose "model/graph/fusion=..." contains this, e.g. "/squirrel/"; `+
+		`their results replace those cases in -out, the others are kept; without -lwgcn, no full LW-GCN epoch`)
 	benchTime := fs.Duration("benchtime", 2*time.Second, "minimum measuring time per case")
 	out := fs.String("out", "", "output JSON (default results/bench.json in the repository; \"-\" for stdout only)")
 	list := fs.Bool("list", false, "list the cases and exit")
 	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
+	lwOut := fs.String("lwgcn-out", "", "output JSON of the full LW-GCN epochs, merged by dataset (default results/bench-lwgcn.json "+
+		"in the repository when -out is not given; with -out, the epochs are printed only unless this is given)")
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
 	backends := fs.String("backends", "", `compare backends (GOMLX_BACKEND values, e.g. "go,xla:cpu"; an option after a comma stays with its backend: "go,xla:cuda,tf32=false"): the full LW-GCN epoch on the -lwgcn datasets and their layer cases on each, merged row by row into results/bench-backends.json or -out (run under "taskset -c 0" with GOMAXPROCS=1 for one thread)`)
 	batchedFlag := fs.Bool("batched", false, "time split-epochs with the runs batched in one computation and alone, with the ratio "+
@@ -38,6 +46,11 @@ func runBench(args []string) error {
 	if *batchedFlag {
 		return usageErrorf("-batched must come first: lwgcn bench -batched [bench-batched flags]")
 	}
+	if *benchTime <= 0 {
+		return usageErrorf("-benchtime %v: must be > 0", *benchTime)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *backends != "" {
 		path := *out
 		if path == "" {
@@ -51,6 +64,9 @@ func runBench(args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := checkOutput("-out", path, jsonOf("a backend comparison (bench-backends.json)", readBackendRows)); err != nil {
+			return err
+		}
 		return benchBackends(configs, splitList(*lw), *lwOnly, *benchTime, data.options(), path)
 	}
 	cases := bench.Suite()
@@ -60,25 +76,51 @@ func runBench(args []string) error {
 		}
 		return nil
 	}
-	b, info, err := backend.Shared()
-	if err != nil {
-		return err
+	// What runs, and where it goes, is settled before any measuring.
+	suite := !*lwOnly
+	if suite && *filter != "" && !slices.ContainsFunc(cases, func(c bench.Case) bool { return strings.Contains(c.Key(), *filter) }) {
+		return usageErrorf("-filter %q matches no case (see -list)", *filter)
 	}
-	fmt.Fprintln(os.Stderr, info)
+	lwNames := *lw
+	if *filter != "" && !set["lwgcn"] {
+		lwNames = "" // a subset of the suite asked for, not the full epochs
+	}
+	root := buildinfo.SourceDir()
 	path := *out
-	if path == "" {
-		root := buildinfo.SourceDir()
+	if path == "" && suite {
 		if root == "" {
 			return fmt.Errorf("not inside the lwgcn repository: pass -out")
 		}
 		path = filepath.Join(root, "results", "bench.json")
 	}
-	if *lw != "" {
-		if err := benchLWGCN(b, info, strings.Split(*lw, ","), *benchTime, data.options(), benchLWGCNPath(path)); err != nil {
+	lwPath := *lwOut
+	if lwPath == "" && *out == "" && lwNames != "" {
+		if root == "" {
+			return fmt.Errorf("not inside the lwgcn repository: pass -lwgcn-out")
+		}
+		lwPath = filepath.Join(root, "results", "bench-lwgcn.json")
+	}
+	if suite {
+		if err := checkOutput("-out", path, jsonOf("a benchmark report (bench.json)", readBenchReport)); err != nil {
 			return err
 		}
 	}
-	if *lwOnly {
+	if lwNames != "" {
+		if err := checkOutput("-lwgcn-out", lwPath, jsonOf("a full-epoch table (bench-lwgcn.json)", readEpochRows)); err != nil {
+			return err
+		}
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(os.Stderr, info)
+	if lwNames != "" {
+		if err := benchLWGCN(b, info, strings.Split(lwNames, ","), *benchTime, data.options(), lwPath); err != nil {
+			return err
+		}
+	}
+	if !suite {
 		return nil
 	}
 	rep, err := bench.Run(b, info, cases, bench.Options{Filter: *filter, MinTime: *benchTime,
@@ -86,8 +128,86 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(rep.Cases) == 0 {
-		return fmt.Errorf("no case matches -filter %q (see -list)", *filter)
+	return updateJSON(path, func(old []byte) (any, error) { return mergeBenchReport(old, rep) })
+}
+
+// readBenchReport checks that data is a benchmark report (bench.json).
+func readBenchReport(data []byte) error {
+	var rep map[string]json.RawMessage
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return err
 	}
-	return writeJSON(path, rep)
+	if _, ok := rep["cases"]; !ok {
+		return errors.New(`no "cases"`)
+	}
+	var cases []map[string]any
+	return json.Unmarshal(rep["cases"], &cases)
+}
+
+// readEpochRows checks that data is a full-epoch table (bench-lwgcn.json).
+func readEpochRows(data []byte) error {
+	_, err := results.ParseEpochBench("", data)
+	return err
+}
+
+// readBackendRows checks that data is a backend comparison.
+func readBackendRows(data []byte) error {
+	_, err := results.ParseBackendBench("", data)
+	return err
+}
+
+// mergeBenchReport returns rep with the cases of the report in old (nil:
+// none) that rep did not measure (name, graph and fusion) kept after its
+// own. Each case carries the date and commit of the run that measured it,
+// since the report's header describes the last run only.
+func mergeBenchReport(old []byte, rep *bench.Report) (any, error) {
+	raw, err := json.Marshal(rep)
+	if err != nil {
+		return nil, err
+	}
+	var merged map[string]any
+	if err := json.Unmarshal(raw, &merged); err != nil {
+		return nil, err
+	}
+	stamp := func(cases []any, date, commit any) {
+		for _, c := range cases {
+			if m, ok := c.(map[string]any); ok {
+				if _, has := m["date"]; !has {
+					m["date"] = date
+				}
+				if _, has := m["commit"]; !has && commit != nil {
+					m["commit"] = commit
+				}
+			}
+		}
+	}
+	key := func(c any) string {
+		m, _ := c.(map[string]any)
+		return fmt.Sprintf("%v/%v/fusion=%v", m["name"], m["graph"], m["fusion"])
+	}
+	commitOf := func(r map[string]any) any {
+		b, _ := r["build"].(map[string]any)
+		return b["commit"]
+	}
+	cases, _ := merged["cases"].([]any)
+	stamp(cases, merged["date"], commitOf(merged))
+	if old != nil {
+		var prev map[string]any
+		if err := json.Unmarshal(old, &prev); err != nil {
+			return nil, fmt.Errorf("%w (not rewritten)", err)
+		}
+		oldCases, _ := prev["cases"].([]any)
+		stamp(oldCases, prev["date"], commitOf(prev))
+		have := map[string]bool{}
+		for _, c := range cases {
+			have[key(c)] = true
+		}
+		for _, c := range oldCases {
+			if !have[key(c)] {
+				cases = append(cases, c)
+			}
+		}
+	}
+	merged["cases"] = cases
+	return merged, nil
 }

@@ -90,11 +90,16 @@ func saveBackendRows(path string, rows []results.BackendBench) error {
 	if path == "-" {
 		return writeJSON(path, rows)
 	}
-	old, err := results.ReadBackendBench(path)
-	if err != nil {
-		return err
-	}
-	return writeJSON(path, results.MergeBackendBench(old, rows))
+	return updateJSON(path, func(data []byte) (any, error) {
+		var old []results.BackendBench
+		if data != nil {
+			var err error
+			if old, err = results.ParseBackendBench(path, data); err != nil {
+				return nil, fmt.Errorf("%w (not rewritten)", err)
+			}
+		}
+		return results.MergeBackendBench(old, rows), nil
+	})
 }
 
 func newBackendRow(dataset, name string, info backend.Info) results.BackendBench {

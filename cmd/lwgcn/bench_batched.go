@@ -95,7 +95,16 @@ func runBenchBatched(args []string) error {
 	if *runs < 1 || *blocks < 1 {
 		return fmt.Errorf("bench-batched: -runs and -blocks must be positive, got %d and %d", *runs, *blocks)
 	}
+	if *runs > maxBatchedRuns || *blocks > maxBatchedBlocks {
+		return usageErrorf("-runs %d, -blocks %d: at most %d runs per batch and %d blocks", *runs, *blocks, maxBatchedRuns, maxBatchedBlocks)
+	}
+	if *minTime <= 0 {
+		return usageErrorf("-benchtime %v: must be > 0", *minTime)
+	}
 	dsList := strings.Split(*names, ",")
+	if err := checkNameFlags("datasets", dsList, nil); err != nil {
+		return err
+	}
 	if _, ok := benchBatchedModels[*modelName]; !ok {
 		return fmt.Errorf("bench-batched: -model %q: want one of %s", *modelName, strings.Join(sortedModelNames(), ", "))
 	}
@@ -112,6 +121,9 @@ func runBenchBatched(args []string) error {
 		if err != nil || n < 1 {
 			return fmt.Errorf("bench-batched: -procs: %q is not a positive integer", p)
 		}
+		if n > runtime.NumCPU() {
+			return usageErrorf("-procs: %d threads, more than the %d CPUs", n, runtime.NumCPU())
+		}
 		procList = append(procList, n)
 	}
 	path := *out
@@ -121,6 +133,12 @@ func runBenchBatched(args []string) error {
 			return errors.New("bench-batched: not inside the lwgcn repository: pass -out")
 		}
 		path = filepath.Join(root, "results", "bench-batched.json")
+	}
+	if err := checkOutput("-out", path, jsonOf("a batched benchmark (bench-batched.json)", func(data []byte) error {
+		_, err := experiments.ParseBatchedBench(path, data)
+		return err
+	})); err != nil {
+		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -156,6 +174,9 @@ func runBenchBatched(args []string) error {
 				for _, mode := range []string{"batched", "alone"} {
 					cmdArgs := []string{"bench-batched", "-child", mode, "-model", *modelName, "-datasets", ds, "-runs", strconv.Itoa(*runs),
 						"-benchtime", minTime.String(), "-mirror", *data.mirror, "-cache", *data.cache}
+					if len(data.sums) > 0 {
+						cmdArgs = append(cmdArgs, "-sha256", data.sums.String())
+					}
 					c := exec.Command(self, cmdArgs...)
 					c.Env = append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(p))
 					c.Stderr = os.Stderr
@@ -191,8 +212,38 @@ func runBenchBatched(args []string) error {
 				ds, p, row.BatchedMs, row.AloneMs, row.AloneMs/row.BatchedMs, row.AuthorsMs)
 		}
 	}
-	return writeJSON(path, file)
+	// Merged into what the file holds now (another invocation may have
+	// written it meanwhile): this invocation's rows replace theirs.
+	return updateJSON(path, func(data []byte) (any, error) {
+		if data == nil {
+			return file, nil
+		}
+		cur, err := experiments.ParseBatchedBench(path, data)
+		if err != nil {
+			return nil, fmt.Errorf("%w (not rewritten)", err)
+		}
+		cur.Rows = slices.DeleteFunc(cur.Rows, func(r experiments.BatchedBenchRow) bool {
+			return r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs)
+		})
+		for _, r := range file.Rows {
+			if r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs) {
+				cur.Rows = append(cur.Rows, r)
+			}
+		}
+		if cur.Models == nil {
+			cur.Models, cur.Notes = map[string]string{}, map[string]string{}
+		}
+		cur.Models[*modelName], cur.Notes[*modelName] = file.Models[*modelName], file.Notes[*modelName]
+		return cur, nil
+	})
 }
+
+// Bounds of bench-batched's flags: a batch of more runs than this is no
+// split-epoch of the paper's protocol (10 splits x a few seeds).
+const (
+	maxBatchedRuns   = 1000
+	maxBatchedBlocks = 100
+)
 
 func sortedModelNames() []string {
 	var out []string

@@ -3,7 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -17,7 +18,8 @@ import (
 )
 
 // benchLWGCN times one full LW-GCN epoch on each dataset with the reference
-// settings and writes the table to path (results/bench-lwgcn.json).
+// settings and merges the rows into path by dataset (results/bench-lwgcn.json;
+// "" records nothing).
 func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime time.Duration, opts []datasets.Option, path string) error {
 	ctx := context.Background()
 	if n := authorsHostNote(info.IsGo(), buildinfo.Get().Vector); n != "" {
@@ -45,15 +47,23 @@ func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime ti
 		fmt.Printf("lwgcn epoch %-10s %8.1f ms/epoch (cpu %7.1f, peak RSS %4.0f MiB); authors' PyTorch %4.0f ms: %.1fx (goal %gx)\n",
 			name, t.MsPerEpoch, t.CPUMsPerEpoch, float64(t.PeakRSSBytes)/(1<<20), target.Ms, target.Ms/t.MsPerEpoch, target.Goal)
 	}
-	return writeJSON(path, rows)
-}
-
-// benchLWGCNPath is results/bench-lwgcn.json beside the suite's output.
-func benchLWGCNPath(suitePath string) string {
-	if suitePath == "-" {
-		return "-"
+	if path == "" {
+		fmt.Fprintln(os.Stderr, "the full LW-GCN epochs are not recorded (-out without -lwgcn-out)")
+		return nil
 	}
-	return filepath.Join(filepath.Dir(suitePath), "bench-lwgcn.json")
+	return updateJSON(path, func(old []byte) (any, error) {
+		if old == nil {
+			return rows, nil
+		}
+		prev, err := results.ParseEpochBench(path, old)
+		if err != nil {
+			return nil, fmt.Errorf("%w (not rewritten)", err)
+		}
+		prev = slices.DeleteFunc(prev, func(r results.EpochBench) bool {
+			return slices.ContainsFunc(rows, func(n results.EpochBench) bool { return n.Dataset == r.Dataset })
+		})
+		return append(prev, rows...), nil
+	})
 }
 
 // authorsHostNote warns, for the Go backend without AVX-512 kernels, that

@@ -45,6 +45,9 @@ func runGrid(args []string) error {
 		if err != nil || v < 1 {
 			return usageErrorf("-hidden %q: %q is not a positive integer", *hFlag, s)
 		}
+		if err := checkWidthFlag("hidden", v); err != nil {
+			return err
+		}
 		hidden = append(hidden, v)
 	}
 	var wds []float64
@@ -64,6 +67,9 @@ func runGrid(args []string) error {
 	spec.Override.Epochs = *epochs
 	if *out != "" {
 		spec.ResultsPath = *out
+	}
+	if err := checkResultsOutput("-results", spec.ResultsPath); err != nil {
+		return err
 	}
 	s, err := newSession(*quiet)
 	if err != nil {

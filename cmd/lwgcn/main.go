@@ -4,16 +4,20 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
 	"sort"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
+	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
 // command is one subcommand; each lives in its own file and registers itself
@@ -86,25 +90,52 @@ func startup(w io.Writer) {
 // of the command (read it with `go tool pprof bin/lwgcn FILE`).
 const cpuProfileEnv = "LWGCN_CPUPROFILE"
 
+// isProfile accepts what a CPU profile file holds: gzip-compressed data
+// (pprof's format), or nothing.
+func isProfile(data []byte) error {
+	if len(data) > 0 && !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return errors.New("is not a CPU profile (pprof files are gzip-compressed)")
+	}
+	return nil
+}
+
 // startCPUProfile starts a CPU profile into path (nothing when path is
-// empty); the returned function stops it and closes the file.
+// empty); the returned function stops it and renames it into place. An
+// existing file that is not a profile (a results file named by mistake) is
+// refused before the command runs.
 func startCPUProfile(path string) (func(), error) {
 	if path == "" {
 		return func() {}, nil
 	}
-	f, err := os.Create(path)
+	if err := checkOutput(cpuProfileEnv+"=", path, isProfile); err != nil {
+		return nil, err
+	}
+	target, err := results.Target(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", cpuProfileEnv, err)
+		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
 	}
 	if err := pprof.StartCPUProfile(f); err != nil {
 		f.Close()
+		os.Remove(f.Name())
 		return nil, fmt.Errorf("%s=%s: %w", cpuProfileEnv, path, err)
 	}
 	fmt.Fprintf(os.Stderr, "lwgcn: writing a CPU profile to %s (%s)\n", path, cpuProfileEnv)
 	return func() {
 		pprof.StopCPUProfile()
-		if err := f.Close(); err != nil {
-			fmt.Fprintf(os.Stderr, "lwgcn: %s: %v\n", cpuProfileEnv, err)
+		err := f.Close()
+		if err == nil {
+			err = os.Chmod(f.Name(), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), target)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			fmt.Fprintf(os.Stderr, "lwgcn: %s=%s: %v\n", cpuProfileEnv, path, err)
 		}
 	}, nil
 }
@@ -123,6 +154,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 success, 1 the command failed, 2 the command line was rejected (unknown command or\n"+
 		"flag, malformed or out-of-range flag value, missing required flag).")
 	fmt.Fprintf(w, "Environment: %s=FILE writes a CPU profile of the command to FILE (go tool pprof bin/lwgcn FILE).\n", cpuProfileEnv)
+	fmt.Fprintf(w, "%s=16GiB sets the memory budget that sizes read from files, flags and the environment are checked\n"+
+		"against before anything is allocated (default: the memory available).\n", limits.EnvMaxMemory)
 }
 
 func main() {
@@ -137,6 +170,12 @@ func main() {
 		os.Exit(exitUsage)
 	}
 	startup(os.Stderr)
+	// A malformed memory budget is an error in the command's environment,
+	// said before any work (every size check reads it).
+	if _, err := limits.Budget(); err != nil {
+		fmt.Fprintln(os.Stderr, "lwgcn:", err)
+		os.Exit(exitUsage)
+	}
 	stopProfile, err := startCPUProfile(os.Getenv(cpuProfileEnv))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lwgcn:", err)

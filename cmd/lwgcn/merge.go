@@ -13,9 +13,9 @@ func init() {
 	register(command{name: "merge", summary: "merge results files of parallel invocations into one (runs by key, sessions by id)", run: runMerge})
 }
 
-// runMerge joins the results files of invocations run in parallel (a
-// results file has one writer: give each process its own -results file,
-// then merge them into the table's file).
+// runMerge joins the results files of invocations run in parallel, each
+// with its own -results file, into the table's file (processes sharing one
+// file merge on every save instead).
 func runMerge(args []string) error {
 	fs := newFlagSet("merge", "-into FILE FILE...")
 	into := fs.String("into", "", "results file to merge into (created if absent), e.g. results/table2.json")
@@ -24,6 +24,9 @@ func runMerge(args []string) error {
 	}
 	if *into == "" || fs.NArg() == 0 {
 		return usageErrorf("merge: want -into FILE and at least one file to merge")
+	}
+	if err := checkResultsOutput("-into", *into); err != nil {
+		return err
 	}
 	dst, err := results.Open(*into)
 	if err != nil {

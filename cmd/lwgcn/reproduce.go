@@ -177,6 +177,9 @@ func runReproduce(args []string) error {
 	if *out != "" {
 		spec.ResultsPath = *out
 	}
+	if err := checkResultsOutput("-results", spec.ResultsPath); err != nil {
+		return err
+	}
 	if *workerF.procs > 1 {
 		return runWorkers(fs, []string{"reproduce", table}, *workerF.procs, spec.ResultsPath)
 	}

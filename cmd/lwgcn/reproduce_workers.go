@@ -44,6 +44,10 @@ func (w workerFlags) parse() (worker, workers int, err error) {
 	if *w.procs < 1 {
 		return 0, 0, usageErrorf("-procs %d: must be >= 1", *w.procs)
 	}
+	if *w.procs > runtime.NumCPU() {
+		return 0, 0, usageErrorf("-procs %d: more worker processes than the %d CPUs (each runs at GOMAXPROCS=CPUs/N, at least 1)",
+			*w.procs, runtime.NumCPU())
+	}
 	if *w.worker == "" {
 		return 0, 0, nil
 	}

@@ -20,6 +20,9 @@ func runResults(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := experiments.CheckResultsDir(*dir); err != nil {
+		return fmt.Errorf("-dir %w", err)
+	}
 	path := *out
 	if path == "" {
 		root := buildinfo.SourceDir()
@@ -35,6 +38,10 @@ func runResults(args []string) error {
 		}
 		fmt.Print(doc)
 		return nil
+	}
+	// Only a document this command wrote is replaced.
+	if err := checkOutput("-out", path, startsWith("a results document", experiments.ResultsDocHead)); err != nil {
+		return err
 	}
 	if err := experiments.WriteResultsDoc(*dir, path); err != nil {
 		return err

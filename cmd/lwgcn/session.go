@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sort"
+	"strings"
 
 	"github.com/gomlx/compute"
 
@@ -42,13 +44,21 @@ func newSession(quiet bool) (*session, error) {
 }
 
 // dataFlags are the dataset location flags every command shares.
-type dataFlags struct{ mirror, cache *string }
+type dataFlags struct {
+	mirror, cache *string
+	sums          sumsFlag
+}
 
 func addDataFlags(fs *flag.FlagSet) dataFlags {
-	return dataFlags{
+	d := dataFlags{
 		mirror: fs.String("mirror", "", "dataset mirror URL or directory (default $LWGCN_MIRROR)"),
 		cache:  fs.String("cache", "", "dataset cache directory (default $LWGCN_DATA, else data/cache in the repository)"),
+		sums:   sumsFlag{},
 	}
+	fs.Var(d.sums, "sha256", "`FILE=SUM`: vouch for an unpinned dataset file (its cache path, e.g. "+
+		"graphmining.ai/datasets/ptg/wiki/crocodile.npz) with its SHA-256: a mirror's copy is used only with it; "+
+		"repeat the flag or separate with commas")
+	return d
 }
 
 func (d dataFlags) options() []datasets.Option {
@@ -59,7 +69,33 @@ func (d dataFlags) options() []datasets.Option {
 	if *d.cache != "" {
 		opts = append(opts, datasets.WithCacheDir(*d.cache))
 	}
+	for path, sum := range d.sums {
+		opts = append(opts, datasets.WithSHA256(path, sum))
+	}
 	return opts
+}
+
+// sumsFlag is -sha256 FILE=SUM[,FILE=SUM...], repeatable.
+type sumsFlag map[string]string
+
+func (s sumsFlag) String() string {
+	var parts []string
+	for k, v := range s {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func (s sumsFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		path, sum, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || path == "" || !datasets.ValidSHA256(sum) {
+			return fmt.Errorf("%q: want FILE=SUM with SUM 64 hex digits (sha256sum's output)", part)
+		}
+		s[path] = strings.ToLower(sum)
+	}
+	return nil
 }
 
 // writeJSON writes v as indented JSON to path atomically ("-": stdout).

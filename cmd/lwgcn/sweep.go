@@ -8,13 +8,20 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 	"github.com/lwgcn/toolkit/lwgcn/results"
+	"github.com/lwgcn/toolkit/lwgcn/synth"
 )
 
 func init() {
 	register(command{name: "sweep", summary: "synthetic homophily sweep (Fig. 2): accuracy vs h at several degrees, resumable", run: runSweep})
 }
+
+// maxSweepPoints bounds the values of -homophily and -degrees: each is a
+// graph to generate and train on (the paper's sweep has 10 x 3).
+const maxSweepPoints = 1000
 
 func parseFloats(flagName, s string) ([]float64, error) {
 	// "a:b:step" or "a,b,c"
@@ -30,11 +37,21 @@ func parseFloats(flagName, s string) ([]float64, error) {
 		if v[2] <= 0 || v[1] < v[0] {
 			return nil, usageErrorf("-%s %q: want start:stop:step with step > 0", flagName, s)
 		}
+		// The count first: a tiny step would loop for ever (x += step
+		// leaves x unchanged below float precision) or fill memory.
+		n := math.Floor((v[1]-v[0]+1e-9)/v[2]) + 1
+		if !(n <= maxSweepPoints) || v[0]+v[2] == v[0] {
+			return nil, usageErrorf("-%s %q: %.3g points, more than %d (or a step below float precision)", flagName, s, n, maxSweepPoints)
+		}
 		var out []float64
-		for x := v[0]; x <= v[1]+1e-9; x += v[2] {
+		for i := range int(n) {
+			x := v[0] + float64(i)*v[2]
 			out = append(out, float64(int64(x*1000+0.5))/1000)
 		}
 		return out, nil
+	}
+	if n := strings.Count(s, ",") + 1; n > maxSweepPoints {
+		return nil, usageErrorf("-%s: %d values, more than %d", flagName, n, maxSweepPoints)
 	}
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
@@ -117,9 +134,18 @@ func runSweep(args []string) error {
 	if spec.Degrees, err = parseFloats("degrees", *degrees); err != nil {
 		return err
 	}
+	nodes := synth.DefaultCSBMConfig().NumNodes
+	if d, ok := datasets.Lookup(spec.Base); ok && d.NumNodes > 0 {
+		nodes = d.NumNodes
+	}
 	for _, d := range spec.Degrees {
 		if d <= 0 {
 			return usageErrorf("-degrees %q: %g is not > 0 (a graph without edges has no homophily)", *degrees, d)
+		}
+		// Each of the nodes x degree edges is held in both directions
+		// with its CSR views: about 32 bytes.
+		if err := limits.CheckCount(fmt.Sprintf("-degrees %g on %d nodes (%s)", d, nodes, spec.Base), int64(math.Min(d*float64(nodes), 1<<62)), 32); err != nil {
+			return usageError{err}
 		}
 	}
 	var bases []string
@@ -136,6 +162,9 @@ func runSweep(args []string) error {
 	}
 	if *out != "" {
 		spec.ResultsPath = *out
+	}
+	if err := checkResultsOutput("-results", spec.ResultsPath); err != nil {
+		return err
 	}
 	if *workerF.procs > 1 {
 		if err := runWorkers(fs, []string{"sweep"}, *workerF.procs, spec.ResultsPath); err != nil {

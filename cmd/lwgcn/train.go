@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,9 +15,11 @@ import (
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
@@ -83,8 +88,16 @@ func runTrain(args []string) error {
 	if set["epochs"] && *epochs < 1 {
 		return usageErrorf("-epochs %d: must be >= 1 (leave it out for the model's reference)", *epochs)
 	}
-	if *refine < 0 {
-		return usageErrorf("-refine %d: must be >= 0", *refine)
+	if *refine < 0 || *refine > maxRefine {
+		return usageErrorf("-refine %d: must be in [0, %d] (each round trains LW-GCN again)", *refine, maxRefine)
+	}
+	for _, w := range []struct {
+		name string
+		v    int
+	}{{"hidden", *hidden}, {"layers", *layers}, {"heads", *heads}, {"gcnii-layers", *gcniiLayers}} {
+		if err := checkWidthFlag(w.name, w.v); err != nil {
+			return err
+		}
 	}
 	// A flag the chosen model has no use for is an error, not ignored.
 	_, isLWGCN := lwgcnVariants[*modelName]
@@ -97,6 +110,11 @@ func runTrain(args []string) error {
 		}
 	}
 
+	if *resultsPath != "" {
+		if err := checkResultsOutput("-results", *resultsPath); err != nil {
+			return err
+		}
+	}
 	s, err := newSession(*quiet)
 	if err != nil {
 		return err
@@ -166,6 +184,10 @@ func runTrain(args []string) error {
 		if err := cfg.Validate(); err != nil {
 			return usageError{err} // a flag out of range
 		}
+		if err := experiments.CheckSize(g, map[string]float64{"hidden": float64(cfg.Hidden), "layers": float64(cfg.Layers),
+			"gcnii_layers": float64(cfg.GCNIILayers), "epochs": float64(cfg.Epochs * (1 + cfg.RefineRounds))}); err != nil {
+			return usageError{err} // the flags ask for more memory than there is
+		}
 		r, err := labelwise.NewRunner(b, info, g, cfg, progress)
 		if err != nil {
 			return err
@@ -230,8 +252,13 @@ func runTrain(args []string) error {
 		if _, _, err := e.Build(h); err != nil {
 			return usageErrorf("zoo: %s: %w", e.Name, err)
 		}
+		if err := experiments.CheckSize(g, map[string]float64{"hidden": float64(h.Hidden), "layers": float64(h.Layers),
+			"heads": float64(h.Heads), "epochs": float64(h.Epochs)}); err != nil {
+			return usageError{err}
+		}
 		t, err := zoo.NewTrainer(b, info, g, e.Name, h, progress, func(c *train.Config) {
 			c.CheckpointDir, c.CheckpointEvery = *checkpoint, 50
+			c.CheckpointSettings = checkpointSettings(*dataset, e.Name, h)
 		})
 		if err != nil {
 			return err
@@ -302,6 +329,49 @@ func saveTrainRuns(path string, g *graph.Graph, model, config string, outs []spl
 	return nil
 }
 
+// maxRefine bounds -refine: the paper refines for 2 rounds.
+const maxRefine = 100
+
+// checkWidthFlag refuses a size flag (hidden units, layers, heads) whose
+// square, in float32 weights with gradients and Adam moments, exceeds the
+// memory budget before any dataset is loaded: a hidden-to-hidden layer of
+// that width could not be held. The graph-aware bound (experiments.
+// CheckSize) follows once the dataset is loaded.
+func checkWidthFlag(name string, v int) error {
+	if v <= 0 {
+		return nil
+	}
+	if err := limits.CheckCount(fmt.Sprintf("-%s %d", name, v), limits.Mul(int64(v), int64(v)), 16); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// checkpointSettings are what a baseline's checkpoint is made for beyond
+// what the trainer records itself: the zoo entry, each of its settings,
+// and the SHA-256 sums of the dataset's registered files.
+func checkpointSettings(dataset, model string, h zoo.Hyper) map[string]string {
+	out := map[string]string{"zoo entry": model}
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(h.Key()), &fields); err == nil {
+		for k, v := range fields {
+			b, _ := json.Marshal(v)
+			out[k] = string(b)
+		}
+	}
+	if d, ok := datasets.Lookup(dataset); ok {
+		sum := sha256.New()
+		for _, f := range d.Files {
+			fmt.Fprintf(sum, "%s %s\n", f.CachePath(), f.SHA256)
+		}
+		out["dataset files"] = hex.EncodeToString(sum.Sum(nil))[:16]
+	}
+	return out
+}
+
+// maxSplits bounds the splits a -splits list may name.
+const maxSplits = 10000
+
 // parseSplits parses "all", "3", "0-9" or "0,2,5" against n splits; n < 0
 // accepts any split numbers >= 0 (not "all": the caller knows no n).
 func parseSplits(s string, n int) ([]int, error) {
@@ -331,6 +401,9 @@ func parseSplits(s string, n int) ([]int, error) {
 			return nil, usageErrorf("-splits %q: %q is not a split number or an ascending range", s, part)
 		case n >= 0 && (a < 0 || b >= n || a > b):
 			return nil, usageErrorf("-splits %q: %q outside the dataset's splits 0-%d", s, part, n-1)
+		}
+		if b-a >= maxSplits-len(out) {
+			return nil, usageErrorf("-splits %q: more than %d splits (datasets have a few dozen at most)", s, maxSplits)
 		}
 		for i := a; i <= b; i++ {
 			out = append(out, i)

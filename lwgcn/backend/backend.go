@@ -296,9 +296,9 @@ type xlaPlugin struct {
 // newXLA creates the XLA backend for a configuration "xla[:plugin][,opts]"
 // where plugin is a name ("cpu", "cuda") or an absolute file path. Named
 // plugins are looked up by findPlugin; a file is checked by CheckPluginFile
-// and loadPJRT before go-xla creates the backend. Only when no file is
-// found does go-xla get the name (and may download the plugin, unless
-// GOMLX_NO_AUTO_INSTALL is set). Everything runs within XLATimeout.
+// and loadPJRT before go-xla creates the backend. When no file is found
+// the request fails saying how to install the pinned plugin (`make xla`):
+// go-xla never downloads one. Everything runs within XLATimeout.
 func newXLA(config string) (compute.Backend, xlaPlugin, error) {
 	if !xlaCompiledIn {
 		return nil, xlaPlugin{}, errors.New(xlaMissingReason)
@@ -350,16 +350,10 @@ func startXLA(plugin, options string) (compute.Backend, xlaPlugin, error) {
 			return nil, xlaPlugin{}, err
 		}
 		if !found {
-			if _, noAuto := os.LookupEnv(EnvNoAutoInstall); noAuto {
-				return nil, xlaPlugin{}, fmt.Errorf("no XLA plugin file %s in %s (%s is set, so go-xla does not download one): run `make xla` or set %s",
-					PluginFileName(plugin), strings.Join(pluginSearchDirs(), ", "), EnvNoAutoInstall, EnvXLAPlugin)
-			}
-			// go-xla's own search and download.
-			b, err := newOther("xla:" + plugin + options)
-			if err != nil {
-				return nil, xlaPlugin{}, fmt.Errorf("XLA plugin %q (go-xla's install): %s", plugin, oneLine(err))
-			}
-			return b, xlaPlugin{name: "xla:" + plugin + options}, nil
+			// go-xla would download the latest plugin, unchecked: never.
+			return nil, xlaPlugin{}, fmt.Errorf("no XLA plugin file %s in %s: run `make xla` (installs the pinned plugin, "+
+				"checksum-checked, into %s) or set %s to a plugin file; lwgcn never lets go-xla download one (%s)",
+				PluginFileName(plugin), strings.Join(pluginSearchDirs(), ", "), ProjectPluginDir, EnvXLAPlugin, EnvNoAutoInstall)
 		}
 		path = p
 	}

@@ -14,9 +14,10 @@
 // (for "cpu"), else pjrt_c_api_<name>_plugin.so from PJRT_PLUGIN_LIBRARY_PATH
 // when set, else from the project's build/xla (what `make xla` installs from
 // a pinned PyPI wheel), ~/.local/lib/go-xla and /usr/local/lib/go-xla (where
-// go-xla's own installer puts it). Only when no file is found does go-xla
-// get the name, and then it downloads the plugin from GitHub unless
-// GOMLX_NO_AUTO_INSTALL is set. Before go-xla touches a file,
+// go-xla's own installer puts it). When no file is found the request fails
+// saying to run `make xla`: go-xla's download of the latest plugin from
+// GitHub (unchecked) is never used (no installer is linked, its switch is
+// off and GOMLX_NO_AUTO_INSTALL is set). Before go-xla touches a file,
 // CheckPluginFile reads its ELF headers (missing, directory, not a shared
 // library, other CPU, truncated, no GetPjrtApi), and after dlopen the
 // plugin's PJRT C API version must be at least 0.MinPJRTMinor. go-xla's

@@ -20,7 +20,8 @@ const (
 	EnvXLAPlugin = "LWGCN_XLA_PLUGIN"
 	// EnvPJRTPath is go-xla's plugin search path (a ":"-separated list).
 	EnvPJRTPath = "PJRT_PLUGIN_LIBRARY_PATH"
-	// EnvNoAutoInstall stops go-xla's plugin download when set (any value).
+	// EnvNoAutoInstall stops go-xla's plugin download when set (any value);
+	// lwgcn sets it (and links no installer), so go-xla never downloads.
 	EnvNoAutoInstall = "GOMLX_NO_AUTO_INSTALL"
 
 	// ProjectPluginDir is where `make xla` installs the plugin, relative to

@@ -135,6 +135,10 @@ func TestXLARequestFailsInOneLine(t *testing.T) {
 			[]string{badInSearch, "not an ELF"}},
 		{"nothing found, no download", "xla:cpu", map[string]string{EnvXLAPlugin: "", EnvPJRTPath: emptyDir, EnvNoAutoInstall: "1"},
 			[]string{"no XLA plugin file " + PluginFileName("cpu") + " in " + emptyDir, "make xla"}},
+		// Without GOMLX_NO_AUTO_INSTALL go-xla would download the latest
+		// plugin from GitHub, unchecked, and load it: lwgcn never lets it.
+		{"nothing found, GOMLX_NO_AUTO_INSTALL unset", "xla:cpu", map[string]string{EnvXLAPlugin: "", EnvPJRTPath: emptyDir,
+			EnvNoAutoInstall: "", "HOME": emptyDir}, []string{"no XLA plugin file " + PluginFileName("cpu"), "run `make xla`"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv(EnvBackend, c.backend)
@@ -150,6 +154,9 @@ func TestXLARequestFailsInOneLine(t *testing.T) {
 				t.Fatalf("got backend %s, want an error", info.Name)
 			}
 			msg := err.Error()
+			if strings.Contains(msg, "go-xla's install") || strings.Contains(msg, "gave up after") {
+				t.Errorf("go-xla was let to install a plugin: %s", msg)
+			}
 			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "backend: GOMLX_BACKEND="+c.backend+": ") {
 				t.Fatalf("error %q: want one line starting with the request", msg)
 			}

@@ -4,17 +4,26 @@ package backend
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/go-logr/logr"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/go-xla/compute/xla"
 	"github.com/gomlx/go-xla/pjrt"
 	"k8s.io/klog/v2"
-
-	// go-xla's plugin download, used by "xla:<name>" when no plugin file is
-	// found locally and GOMLX_NO_AUTO_INSTALL is unset.
-	_ "github.com/gomlx/go-xla/compute/xla/autoinstall"
 )
+
+// go-xla can download the latest plugin from GitHub, unchecked, and load
+// it. lwgcn never lets it: no installer is linked (the autoinstall package
+// is not imported), its auto-install switch is off, and
+// GOMLX_NO_AUTO_INSTALL is set for go-xla in this process and the workers
+// it starts. The pinned plugin comes from `make xla`.
+func init() {
+	if _, set := os.LookupEnv(EnvNoAutoInstall); !set {
+		os.Setenv(EnvNoAutoInstall, "1")
+	}
+	xla.EnableAutoInstall(false)
+}
 
 const xlaCompiledIn = true
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -12,7 +13,19 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/datasets/npy"
 	"github.com/lwgcn/toolkit/lwgcn/datasets/pypickle"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
+
+// decompressed caps a decompressing reader at npy.MaxUnpackedBytes and at a
+// quarter of the memory budget (text parsed into values, with the slices'
+// growth, takes up to about four times its bytes); what names the member.
+func decompressed(r io.Reader, what string) (io.Reader, error) {
+	budget, err := limits.Budget()
+	if err != nil {
+		return nil, err
+	}
+	return limits.Reader(r, min(npy.MaxUnpackedBytes, budget/4), what+" decompressed"), nil
+}
 
 // ArxivYearClasses is the number of year classes of arxiv-year (LINKX).
 const ArxivYearClasses = 5
@@ -75,7 +88,11 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 			return false, fmt.Errorf("%s: %w", fname, err)
 		}
 		defer gz.Close()
-		lr := newLineReader(gz, fname)
+		capped, err := decompressed(gz, fname)
+		if err != nil {
+			return false, err
+		}
+		lr := newLineReader(capped, fname)
 		for {
 			line, ok := lr.next()
 			if !ok {
@@ -251,6 +268,20 @@ func ReadArxivYearSplits(path string, numNodes int) ([]graph.Split, error) {
 	objs, err := pypickle.ObjectArray(a)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// Memo references can repeat one long list in every split: add the
+	// lists' lengths up before converting them.
+	total := int64(0)
+	for _, o := range objs {
+		if items, err := pypickle.Items(o); err == nil {
+			for _, e := range items {
+				n, _ := pypickle.Len(e.Value)
+				total += int64(n)
+			}
+		}
+	}
+	if err := limits.CheckCount(fmt.Sprintf("%s: %d split entries", path, total), total, 16); err != nil {
+		return nil, err
 	}
 	splits := make([]graph.Split, len(objs))
 	for i, o := range objs {

@@ -25,7 +25,11 @@
 // amazon_ratings and questions npz, crocodile.npz and arxiv.zip. For those the
 // first download is trusted: its SHA-256 is written to <file>.sha256 (in
 // sha256sum format), a one-line notice says so, and every later use or
-// download is verified against that record.
+// download is verified against that record. That first download must come
+// from the file's canonical host: a mirror's copy of an unpinned file is
+// refused (before it is downloaded) unless the sum is recorded already or
+// the user passes it (WithSHA256, lwgcn -sha256 FILE=SUM), so a hostile
+// mirror cannot have its file recorded as the trusted one.
 //
 // # Cache, mirror, downloads
 //
@@ -42,7 +46,9 @@
 // layout, so a cache directory can serve as a mirror.
 //
 // Downloads stream into a temporary file in the destination directory, are
-// checked (size and SHA-256) and only then renamed into place; on any error,
+// cut at the pinned size (unpinned files at MaxUnpinnedBytes: an endless
+// response fails there, not when the disk is full), checked (size and
+// SHA-256) and only then renamed into place; on any error,
 // including a checksum mismatch (a *ChecksumError naming the file, the
 // expected and the actual hash), the temporary file is removed. A file in the
 // cache is therefore always complete, and it is re-verified on every Load.

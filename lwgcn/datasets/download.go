@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 // ChecksumError reports a file whose size or SHA-256 differs from the pinned
@@ -125,6 +127,9 @@ func (cfg *config) fetch(ctx context.Context, cacheDir string, f File) (string, 
 	if cfg.offline && !local {
 		return "", fmt.Errorf("datasets: %s: %w", dst, ErrNotCached)
 	}
+	if err := cfg.checkTrust(dst, f, local || cfg.mirror != ""); err != nil {
+		return "", err
+	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -151,7 +156,42 @@ func (cfg *config) fetch(ctx context.Context, cacheDir string, f File) (string, 
 		return "", err
 	}
 	defer body.Close()
-	return dst, cfg.download(body, total, from, dst, f)
+	// No more than the pinned size (or the stated limit of unpinned files)
+	// is read: an endless or oversized response fails at the cap.
+	limit, what := f.Size, "pinned size"
+	if !f.Pinned() {
+		limit, what = maxUnpinnedBytes, "limit for unpinned files"
+	}
+	if total > limit {
+		return "", limits.Errorf("datasets: %s from %s: %d bytes, more than the %s of %d bytes", f.CachePath(), from, total, what, limit)
+	}
+	capped := limits.Reader(body, limit, fmt.Sprintf("datasets: %s from %s: the %s", f.CachePath(), from, what))
+	return dst, cfg.download(capped, total, from, dst, f)
+}
+
+// MaxUnpinnedBytes is the most an unpinned file's download may hold (the
+// largest, arxiv.zip, is about 81 MB).
+const MaxUnpinnedBytes = 1 << 30
+
+// maxUnpinnedBytes is MaxUnpinnedBytes (lowered by tests).
+var maxUnpinnedBytes int64 = MaxUnpinnedBytes
+
+// checkTrust refuses, before any download, an unpinned file from a mirror
+// (fromMirror: not its canonical host) when neither a recorded sum (made on
+// a download from the canonical host) nor one passed with WithSHA256 can
+// vouch for it: a mirror's file would otherwise be trusted on first use and
+// its hash recorded, so the genuine file would be refused later.
+func (cfg *config) checkTrust(dst string, f File, fromMirror bool) error {
+	if f.Pinned() || !fromMirror || cfg.sums[f.CachePath()] != "" {
+		return nil
+	}
+	recorded, err := readSidecar(dst + sidecarSuffix)
+	if err != nil || recorded != "" {
+		return err
+	}
+	return fmt.Errorf("datasets: %s is not pinned and would come from the mirror %s, not its canonical host %s: pass its "+
+		"SHA-256 (datasets.WithSHA256, lwgcn -sha256 %s=SUM), or download it once from the canonical host (no mirror)",
+		f.CachePath(), cfg.mirror, f.URL(), f.CachePath())
 }
 
 // download streams body into a temporary file next to dst, verifies it and
@@ -188,6 +228,9 @@ func (cfg *config) download(body io.Reader, total int64, from, dst string, f Fil
 	side := dst + sidecarSuffix
 	recorded := ""
 	if !f.Pinned() {
+		if want := cfg.sums[f.CachePath()]; want != "" && want != got {
+			return &ChecksumError{File: f.CachePath(), From: from, Expected: want, Actual: got, Hint: "expected is the sum passed with WithSHA256"}
+		}
 		recorded, err = readSidecar(side)
 		if err != nil {
 			return err
@@ -207,7 +250,7 @@ func (cfg *config) download(body io.Reader, total int64, from, dst string, f Fil
 		return fmt.Errorf("datasets: %w", err)
 	}
 	if !f.Pinned() && recorded == "" {
-		return cfg.recordSidecar(side, dst, got)
+		return cfg.recordSidecar(side, dst, got, f)
 	}
 	return nil
 }
@@ -225,13 +268,16 @@ func (cfg *config) verifyCached(path string, f File) error {
 		}
 		return nil
 	}
+	if want := cfg.sums[f.CachePath()]; want != "" && want != got {
+		return &ChecksumError{File: f.CachePath(), From: path, Expected: want, Actual: got, Hint: "expected is the sum passed with WithSHA256"}
+	}
 	side := path + sidecarSuffix
 	recorded, err := readSidecar(side)
 	if err != nil {
 		return err
 	}
 	if recorded == "" {
-		return cfg.recordSidecar(side, path, got)
+		return cfg.recordSidecar(side, path, got, f)
 	}
 	if recorded != got {
 		return &ChecksumError{File: f.CachePath(), From: path, Expected: recorded, Actual: got,
@@ -272,7 +318,7 @@ func readSidecar(path string) (string, error) {
 
 // recordSidecar writes the trust-on-first-use record (temp file + rename) and
 // says so in one line.
-func (cfg *config) recordSidecar(side, path, sum string) error {
+func (cfg *config) recordSidecar(side, path, sum string, f File) error {
 	tmp := fmt.Sprintf("%s.tmp-%d", side, os.Getpid())
 	if err := os.WriteFile(tmp, []byte(sum+"  "+filepath.Base(path)+"\n"), 0o644); err != nil {
 		return fmt.Errorf("datasets: %w", err)
@@ -281,8 +327,12 @@ func (cfg *config) recordSidecar(side, path, sum string) error {
 		os.Remove(tmp)
 		return fmt.Errorf("datasets: %w", err)
 	}
-	fmt.Fprintf(cfg.log, "datasets: %s has no pinned checksum; recorded sha256 %s in %s (trust on first use)\n",
-		filepath.Base(path), sum, side)
+	how := "trust on first use"
+	if cfg.sums[f.CachePath()] != "" {
+		how = "the sum passed with WithSHA256"
+	}
+	fmt.Fprintf(cfg.log, "datasets: %s has no pinned checksum; recorded sha256 %s in %s (%s)\n",
+		filepath.Base(path), sum, side, how)
 	return nil
 }
 

@@ -199,18 +199,20 @@ func crocodileNPZ(target []int64) []byte {
 		fx.Member{Name: "target", Data: fx.NPY("<i8", []int{n}, false, fx.Int64s(target))})
 }
 
-// An unpinned file is trusted on first download: its SHA-256 is recorded in a
-// sidecar, announced in one line, and later copies must match it.
+// An unpinned file is trusted on first download from its canonical host:
+// its SHA-256 is recorded in a sidecar, announced in one line, and later
+// copies must match it.
 func TestTrustOnFirstUse(t *testing.T) {
 	const path = "graphmining.ai/datasets/ptg/wiki/crocodile.npz"
 	mirror := t.TempDir()
 	first := crocodileNPZ([]int64{0, 4, 2})
 	writeFile(t, filepath.Join(mirror, path), first)
-	srv := serveDir(t, mirror)
+	// The canonical host (trust on first use applies to it, not to mirrors).
+	srv := serveDir(t, filepath.Join(mirror, "graphmining.ai"))
 	cache := t.TempDir()
 	var log bytes.Buffer
-	opts := []datasets.Option{datasets.WithMirror(srv.URL), datasets.WithCacheDir(cache), datasets.WithProgress(nil),
-		datasets.WithLog(&log)}
+	opts := []datasets.Option{datasets.WithMirror(""), datasets.WithHTTPClient(canonicalHost(srv)), datasets.WithCacheDir(cache),
+		datasets.WithProgress(nil), datasets.WithLog(&log)}
 	g, err := datasets.Load(context.Background(), "crocodile", opts...)
 	if err != nil {
 		t.Fatal(err)

@@ -44,6 +44,8 @@ type config struct {
 	offline         bool
 	geomGCNFeatures bool
 	geomGCNSplits   bool
+	// sums are SHA-256 sums the user vouches for, by cache path.
+	sums map[string]string
 }
 
 // Option configures Load, Fetch, Available and CacheDir.
@@ -78,6 +80,25 @@ func WithHTTPClient(cl *http.Client) Option { return func(c *config) { c.client 
 
 // WithStallTimeout aborts a download when no data arrives for d.
 func WithStallTimeout(d time.Duration) Option { return func(c *config) { c.stall = d } }
+
+// WithSHA256 vouches for an unpinned file (cachePath as File.CachePath,
+// e.g. "graphmining.ai/datasets/ptg/wiki/crocodile.npz") with its SHA-256 in
+// hex: a copy from a mirror is accepted only with it (or with the sum
+// recorded when the file was first downloaded from its canonical host), and
+// any copy must match it. The sum is recorded like a first download's.
+func WithSHA256(cachePath, sum string) Option {
+	return func(c *config) {
+		if c.sums == nil {
+			c.sums = map[string]string{}
+		}
+		c.sums[cachePath] = strings.ToLower(sum)
+	}
+}
+
+// ValidSHA256 reports whether s is a SHA-256 sum in hex (64 digits).
+func ValidSHA256(s string) bool {
+	return len(s) == 64 && strings.Trim(strings.ToLower(s), "0123456789abcdef") == ""
+}
 
 // Offline forbids downloads: Load uses only files already in the cache or a
 // local mirror directory.

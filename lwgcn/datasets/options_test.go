@@ -28,8 +28,8 @@ func TestPlanetoidWithGeomGCNSplits(t *testing.T) {
 
 // TestChameleonPureGeomGCNRoute writes chameleon's features in Geom-GCN's
 // text format (from the npz, which has the same node order) into a mirror and
-// loads it through WithGeomGCNFeatures: the result must equal the default
-// route's, and the unpinned feature file is recorded on first use.
+// loads it through WithGeomGCNFeatures with its sum: the result must equal
+// the default route's, and the unpinned feature file's sum is recorded.
 func TestChameleonPureGeomGCNRoute(t *testing.T) {
 	shared := sharedDir(t)
 	h, err := datasets.LoadHeterophilousNPZ("chameleon", filepath.Join(shared, "heterophilous-graphs/data/chameleon.npz"), 5)
@@ -55,8 +55,10 @@ func TestChameleonPureGeomGCNRoute(t *testing.T) {
 	writeFile(t, filepath.Join(mirror, "geom-gcn/new_data/chameleon/out1_node_feature_label.txt"), b.Bytes())
 	var log bytes.Buffer
 	cache := t.TempDir()
+	// The feature file is unpinned: from a mirror, only with its sum.
 	pure, err := datasets.Load(context.Background(), "chameleon", datasets.WithMirror(mirror), datasets.WithCacheDir(cache),
-		datasets.WithGeomGCNFeatures(), datasets.WithProgress(nil), datasets.WithLog(&log))
+		datasets.WithGeomGCNFeatures(), datasets.WithProgress(nil), datasets.WithLog(&log),
+		datasets.WithSHA256("geom-gcn/new_data/chameleon/out1_node_feature_label.txt", sha256Hex(b.Bytes())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,8 @@ func TestChameleonPureGeomGCNRoute(t *testing.T) {
 		!slices.Equal(pure.Src(), def.Src()) || pure.NumEdges() != 36101 || len(pure.Splits()) != 10 {
 		t.Errorf("pure route %v differs from default %v", pure, def)
 	}
-	if !strings.Contains(log.String(), "out1_node_feature_label.txt has no pinned checksum") {
+	if !strings.Contains(log.String(), "out1_node_feature_label.txt has no pinned checksum") ||
+		!strings.Contains(log.String(), "the sum passed with WithSHA256") {
 		t.Errorf("no trust-on-first-use notice: %q", log.String())
 	}
 	if !exists(filepath.Join(cache, "geom-gcn/new_data/chameleon/out1_node_feature_label.txt.sha256")) {

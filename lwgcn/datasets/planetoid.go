@@ -9,6 +9,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/datasets/pypickle"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 // planetoidExts are the Planetoid file suffixes, in PyG's reading order.
@@ -156,6 +157,11 @@ func ReadPlanetoid(name string, open func(ext string) (io.ReadCloser, string, er
 		if hi-lo+1 > 1<<31-1 {
 			return nil, fmt.Errorf("%s: test indices span %d nodes", names["test.index"], hi-lo+1)
 		}
+		// The span becomes nodes (zero rows fill the gaps).
+		if err := limits.CheckCount(fmt.Sprintf("%s: test indices %d..%d span %d nodes", names["test.index"], lo, hi, hi-lo+1),
+			hi-lo+1, nodeBytes); err != nil {
+			return nil, err
+		}
 		ext := int(hi - lo + 1)
 		perm := make([]int, tx.rows) // tx row i goes to row sorted[i]-lo
 		for i := range perm {
@@ -234,6 +240,14 @@ func seq(lo, hi int) []int32 {
 	return out
 }
 
+// edgeEntryBytes is what one neighbour entry costs while the edges are
+// built: its int64, its (source, target) pair and the sort.
+const edgeEntryBytes = 24
+
+// nodeBytes is what one node costs a loader: its feature row pointer,
+// label, split membership and index slices (a few int32 and int64 values).
+const nodeBytes = 48
+
 // planetoidEdges implements PyG's edge_index_from_dict: all (key, value)
 // pairs, self loops removed, coalesced.
 func planetoidEdges(obj any, fname string, n int) (src, dst []int32, err error) {
@@ -241,8 +255,18 @@ func planetoidEdges(obj any, fname string, n int) (src, dst []int32, err error) 
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", fname, err)
 	}
+	// The neighbour lists may be memo references to one long list: their
+	// total length is what converting them costs.
+	total := int64(0)
+	for _, e := range items {
+		n, _ := pypickle.Len(e.Value)
+		total += int64(n)
+	}
+	if err := limits.CheckCount(fmt.Sprintf("%s: %d neighbour entries", fname, total), total, edgeEntryBytes); err != nil {
+		return nil, nil, err
+	}
 	type pair struct{ s, d int32 }
-	var pairs []pair
+	pairs := make([]pair, 0, total)
 	for _, e := range items {
 		k, err := pypickle.Int(e.Key)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 // Users' own graphs: a generic text loader.
@@ -72,8 +73,19 @@ const (
 )
 
 // DefaultMaxUserNodes bounds the number of nodes of a user graph, so that a
-// typo such as the id 4000000000 fails clearly instead of allocating.
+// typo such as the id 4000000000 fails clearly instead of allocating. Below
+// it, sizes are checked against the memory budget (package limits).
 const DefaultMaxUserNodes = 50_000_000
+
+// InputLayerBytesPerFeature is what one feature column costs a model: a
+// 64-unit input layer's float32 weights with their gradient and Adam's two
+// moments. The loaders check feature widths read from files against the
+// memory budget with it.
+const InputLayerBytesPerFeature = 64 * 4 * 4
+
+// userNodeBytes is what one node of a user graph costs the loader: its id,
+// feature row pointer, label and split membership.
+const userNodeBytes = 64
 
 // UserOptions configure ReadUserGraph and LoadUserFiles.
 type UserOptions struct {
@@ -343,46 +355,79 @@ func isNumber(s string) bool {
 	return err == nil
 }
 
-// start reads the first data record and decides whether it is a header
-// (returned, or nil); data records follow through raw.
-func (r *recordReader) start(mode HeaderMode) (header *record, err error) {
+// fileStart is how a file's first data line was decided: the header
+// skipped (nil: none), why, and whether the decision is tentative (HeaderAuto
+// found nothing to go by in the line's form: ReadUserGraph decides once it
+// has seen every file, see resolveFirstLines).
+type fileStart struct {
+	name      string
+	header    *record
+	reason    string
+	tentative bool
+	// first is the first data line (tentative only), with the node ids
+	// interned from it and, in a labels file, its label.
+	first record
+	ids   []int32
+	label string
+}
+
+// start reads the first data record and decides whether it is a header;
+// data records follow through raw.
+func (r *recordReader) start(mode HeaderMode) (fileStart, error) {
+	st := fileStart{name: r.name}
 	first, ok, err := r.raw()
 	if err != nil || !ok {
-		return nil, err
+		return st, err
 	}
 	switch mode {
 	case HeaderPresent:
-		return &first, nil
+		st.header, st.reason = &first, "UserOptions.Header is HeaderPresent"
+		return st, nil
 	case HeaderAbsent:
 		r.pending = append(r.pending, first)
-		return nil, nil
+		st.reason = "UserOptions.Header is HeaderAbsent"
+		return st, nil
 	}
 	second, ok2, err := r.raw()
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	// All column names, unless the next line looks the same (then both are
 	// data, e.g. nodes named x1, x2).
-	isHeader := allHeaderWords(first.fields) && !(ok2 && allHeaderWords(second.fields))
-	if !isHeader && ok2 {
+	if allHeaderWords(first.fields) && !(ok2 && allHeaderWords(second.fields)) {
+		st.header, st.reason = &first, "every field is a usual column name"
+	}
+	if st.header == nil && ok2 {
 		for c, f := range first.fields {
 			// (index:value pairs of sparse rows do not count)
 			if c < len(second.fields) && !isNumber(f) && !strings.Contains(f, ":") && isNumber(second.fields[c]) {
-				isHeader = true
+				st.header = &first
+				st.reason = fmt.Sprintf("its field %d %q is not a number where line %d has one", c+1, clipString(f), second.line)
 				break
 			}
 		}
 	}
-	if !isHeader {
+	if st.header == nil {
 		r.pending = append(r.pending, first)
+		st.tentative, st.first = true, first
+		st.reason = "it has the form of the lines after it"
 	}
 	if ok2 {
 		r.pending = append(r.pending, second)
 	}
-	if isHeader {
-		return &first, nil
+	return st, nil
+}
+
+// note says where the file's data starts and why.
+func (st fileStart) note() string {
+	if st.header != nil {
+		return fmt.Sprintf("%s: data starts at line %d (line %d %q is a header: %s)", st.name, st.header.line+1, st.header.line,
+			clipString(strings.Join(st.header.fields, ",")), st.reason)
 	}
-	return nil, nil
+	if st.first.line == 0 {
+		return fmt.Sprintf("%s: data starts at the first line (%s)", st.name, st.reason)
+	}
+	return fmt.Sprintf("%s: data starts at line %d, no header (%s)", st.name, st.first.line, st.reason)
 }
 
 func (r *recordReader) errorf(line int, format string, args ...any) error {
@@ -405,12 +450,15 @@ type idTable struct {
 	first  []ref
 	ints   []int64 // value when the id is an integer, else -1
 	allInt bool
+	// uses counts the lines (fields) that name each id.
+	uses []int32
 }
 
 func newIDTable() *idTable { return &idTable{index: map[string]int32{}, allInt: true} }
 
 func (t *idTable) intern(s string, at ref) (int32, error) {
 	if k, ok := t.index[s]; ok {
+		t.uses[k]++
 		return k, nil
 	}
 	if s == "" {
@@ -430,7 +478,28 @@ func (t *idTable) intern(s string, at ref) (int32, error) {
 		t.allInt = false
 	}
 	t.ints = append(t.ints, v)
+	t.uses = append(t.uses, 1)
 	return k, nil
+}
+
+// drop removes the ids marked dead (each named only on a line read as a
+// header after all) and returns every id's new number (-1: dropped).
+func (t *idTable) drop(dead map[int32]bool) []int32 {
+	remap := make([]int32, len(t.names))
+	nt := newIDTable()
+	for k := range t.names {
+		if dead[int32(k)] {
+			remap[k] = -1
+			continue
+		}
+		remap[k] = int32(len(nt.names))
+		nt.index[t.names[k]] = remap[k]
+		nt.names, nt.first = append(nt.names, t.names[k]), append(nt.first, t.first[k])
+		nt.ints, nt.uses = append(nt.ints, t.ints[k]), append(nt.uses, t.uses[k])
+		nt.allInt = nt.allInt && t.ints[k] >= 0
+	}
+	*t = *nt
+	return remap
 }
 
 // ---- per-file parsing ----
@@ -452,16 +521,22 @@ type parsedFeatures struct {
 
 func readFeatures(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string) (*parsedFeatures, error) {
 	rr := newRecordReader(in)
-	hdr, err := rr.start(opts.Header)
+	st, err := rr.start(opts.Header)
 	if err != nil {
 		return nil, err
 	}
-	noteHeader(notes, in.Name, hdr)
+	*notes = append(*notes, st.note())
 	pf := &parsedFeatures{width: -1}
 	decided := false
 	base := opts.SparseIndexBase
 	if base != 0 && base != 1 {
 		return nil, fmt.Errorf("datasets: UserOptions.SparseIndexBase = %d, want 0 or 1", base)
+	}
+	if opts.NumFeatures > 0 {
+		if err := limits.CheckCount(fmt.Sprintf("datasets: UserOptions.NumFeatures %d", opts.NumFeatures), int64(opts.NumFeatures),
+			InputLayerBytesPerFeature); err != nil {
+			return nil, err
+		}
 	}
 	for {
 		rec, ok, err := rr.raw()
@@ -513,6 +588,13 @@ func readFeatures(in *NamedReader, opts UserOptions, ids *idTable, notes *[]stri
 				ix -= int64(base)
 				if opts.NumFeatures > 0 && ix >= int64(opts.NumFeatures) {
 					return nil, rr.errorf(rec.line, "feature index %d outside the %d features of UserOptions.NumFeatures", ix+int64(base), opts.NumFeatures)
+				}
+				// A new largest index widens every model's input layer.
+				if ix >= int64(max(pf.width, 1<<16)) && opts.NumFeatures == 0 {
+					if err := limits.CheckCount(fmt.Sprintf("%s:%d: feature index %d (%d features)", in.Name, rec.line, ix+int64(base), ix+1),
+						ix+1, InputLayerBytesPerFeature); err != nil {
+						return nil, err
+					}
 				}
 				x, err := parseValue(strings.TrimSpace(v[colon+1:]))
 				if err != nil {
@@ -595,25 +677,18 @@ func parseValue(s string) (float32, error) {
 	return float32(x), nil
 }
 
-func noteHeader(notes *[]string, name string, hdr *record) {
-	if hdr != nil {
-		*notes = append(*notes, fmt.Sprintf("%s: line %d read as a header (%s)", name, hdr.line, clipString(strings.Join(hdr.fields, ","))))
-	}
-}
-
 type labelRec struct {
 	id    int32
 	line  int
 	label string
 }
 
-func readLabels(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string) ([]labelRec, error) {
+func readLabels(in *NamedReader, opts UserOptions, ids *idTable, st *fileStart) ([]labelRec, error) {
 	rr := newRecordReader(in)
-	hdr, err := rr.start(opts.Header)
-	if err != nil {
+	var err error
+	if *st, err = rr.start(opts.Header); err != nil {
 		return nil, err
 	}
-	noteHeader(notes, in.Name, hdr)
 	var out []labelRec
 	for {
 		rec, ok, err := rr.raw()
@@ -633,6 +708,9 @@ func readLabels(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string
 		if err != nil {
 			return nil, err
 		}
+		if st.tentative && rec.line == st.first.line {
+			st.ids, st.label = []int32{id}, rec.fields[1]
+		}
 		out = append(out, labelRec{id: id, line: rec.line, label: rec.fields[1]})
 	}
 	if len(out) == 0 {
@@ -643,15 +721,15 @@ func readLabels(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string
 
 type edgeList struct {
 	src, dst []int32 // interned
+	lines    []int32
 }
 
-func readEdges(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string) (*edgeList, error) {
+func readEdges(in *NamedReader, opts UserOptions, ids *idTable, st *fileStart) (*edgeList, error) {
 	rr := newRecordReader(in)
-	hdr, err := rr.start(opts.Header)
-	if err != nil {
+	var err error
+	if *st, err = rr.start(opts.Header); err != nil {
 		return nil, err
 	}
-	noteHeader(notes, in.Name, hdr)
 	el := &edgeList{}
 	for {
 		rec, ok, err := rr.raw()
@@ -674,8 +752,12 @@ func readEdges(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string)
 				return nil, err
 			}
 		}
+		if st.tentative && rec.line == st.first.line {
+			st.ids = ends[:]
+		}
 		el.src = append(el.src, ends[0])
 		el.dst = append(el.dst, ends[1])
+		el.lines = append(el.lines, int32(rec.line))
 	}
 	return el, nil
 }
@@ -702,11 +784,11 @@ func splitCode(s string) (byte, bool) {
 
 func readSplits(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string) ([]splitRec, int, error) {
 	rr := newRecordReader(in)
-	hdr, err := rr.start(opts.Header)
+	st, err := rr.start(opts.Header)
 	if err != nil {
 		return nil, 0, err
 	}
-	noteHeader(notes, in.Name, hdr)
+	*notes = append(*notes, st.note())
 	var out []splitRec
 	width, widthLine := -1, 0
 	for {
@@ -746,6 +828,149 @@ func readSplits(in *NamedReader, opts UserOptions, ids *idTable, notes *[]string
 	return out, width, nil
 }
 
+// ---- first lines, duplicates, odd ids ----
+
+// resolveFirstLines decides the tentative first lines of the labels and
+// edges files (fileStart.tentative: HeaderAuto saw nothing in their form to
+// tell a header): a first line is a header when it has a field that is not
+// a number, every node id on it is named on no other line of any file, and
+// (labels) its label is on no other line, in a file of at least two data
+// lines: the column names of a graph with named nodes ("woman","event").
+// It is then dropped with its ids. A first line kept as data whose nodes
+// or label appear nowhere else is reported: it may be a header after all.
+// The notes say where each file's data starts and why.
+func resolveFirstLines(ids *idTable, labelStart *fileStart, labels []labelRec, edgeStart *fileStart, edges *edgeList,
+	pf *parsedFeatures, splits []splitRec, notes *[]string) ([]labelRec, error) {
+	dead := map[int32]bool{}
+	labelUses := map[string]int{}
+	for _, l := range labels {
+		labelUses[l.label]++
+	}
+	for _, st := range []*fileStart{labelStart, edgeStart} {
+		if st.name == "" {
+			continue
+		}
+		if !st.tentative || len(st.ids) == 0 {
+			*notes = append(*notes, st.note())
+			continue
+		}
+		lines := len(edges.src)
+		isLabels := st == labelStart
+		if isLabels {
+			lines = len(labels)
+		}
+		var alone []string // ids named only on this line
+		for _, k := range slices.Compact(slices.Clone(st.ids)) {
+			if ids.uses[k] == 1 {
+				alone = append(alone, ids.names[k])
+			}
+		}
+		labelAlone := isLabels && labelUses[st.label] == 1
+		textual := slices.ContainsFunc(st.first.fields, func(f string) bool { return !isNumber(f) })
+		if len(alone) == len(st.ids) && (!isLabels || labelAlone) && textual && lines >= 2 {
+			for _, k := range st.ids {
+				dead[k] = true
+			}
+			st.header, st.tentative = &st.first, false
+			st.reason = "its values appear on no other line of any file; set UserOptions.Header to HeaderAbsent if it is data"
+			if isLabels {
+				labels = labels[1:]
+			} else {
+				edges.src, edges.dst, edges.lines = edges.src[1:], edges.dst[1:], edges.lines[1:]
+			}
+			*notes = append(*notes, st.note())
+			continue
+		}
+		*notes = append(*notes, st.note())
+		what := ""
+		switch {
+		case len(alone) == 1:
+			what = fmt.Sprintf("node %s appears", clipString(alone[0]))
+		case len(alone) > 1:
+			what = fmt.Sprintf("nodes %s appear", clipString(strings.Join(alone, " and ")))
+		}
+		if labelAlone {
+			if what != "" {
+				what += ", and "
+			}
+			what += fmt.Sprintf("label %q appears", clipString(st.label))
+		}
+		if what != "" {
+			*notes = append(*notes, fmt.Sprintf("warning: %s:%d: %s only on this first line, read as data (a header? set "+
+				"UserOptions.Header to HeaderPresent)", st.name, st.first.line, what))
+		}
+	}
+	if len(dead) == 0 {
+		return labels, nil
+	}
+	remap := ids.drop(dead)
+	for i := range labels {
+		labels[i].id = remap[labels[i].id]
+	}
+	for i := range edges.src {
+		edges.src[i], edges.dst[i] = remap[edges.src[i]], remap[edges.dst[i]]
+	}
+	if pf != nil {
+		for i := range pf.rows {
+			pf.rows[i].id = remap[pf.rows[i].id]
+		}
+	}
+	for i := range splits {
+		splits[i].id = remap[splits[i].id]
+	}
+	return labels, nil
+}
+
+// noteDuplicateEdges reports edges given more than once (kept, as the
+// loaders keep duplicates; UserOptions.Undirected removes them).
+func noteDuplicateEdges(name string, el *edgeList, notes *[]string) {
+	first := make(map[[2]int32]int32, len(el.src))
+	var examples []string
+	dups := 0
+	for i := range el.src {
+		key := [2]int32{el.src[i], el.dst[i]}
+		if at, ok := first[key]; ok {
+			dups++
+			if len(examples) < 3 {
+				examples = append(examples, fmt.Sprintf("line %d repeats line %d", el.lines[i], at))
+			}
+			continue
+		}
+		first[key] = el.lines[i]
+	}
+	if dups > 0 {
+		more := ""
+		if dups > len(examples) {
+			more = "; ..."
+		}
+		plural := map[bool]string{true: "s", false: ""}[dups > 1]
+		*notes = append(*notes, fmt.Sprintf("%s: %d duplicate edge%s (%s%s), kept", name, dups, plural, strings.Join(examples, "; "), more))
+	}
+}
+
+// noteOddIDs reports, when nearly every node id is an integer, the few that
+// are not (a typo such as "1O" makes every id a name under IDsAuto).
+func noteOddIDs(ids *idTable, notes *[]string) {
+	var odd []int
+	for k, v := range ids.ints {
+		if v < 0 {
+			odd = append(odd, k)
+		}
+	}
+	ints := len(ids.names) - len(odd)
+	if len(odd) == 0 || ints < 2*len(odd) || len(odd) > 10 {
+		return // integer ids, or names (a few integer-looking names among them are common)
+	}
+	for i, k := range odd {
+		if i == 3 {
+			*notes = append(*notes, fmt.Sprintf("warning: %d more node ids are not integers", len(odd)-3))
+			break
+		}
+		*notes = append(*notes, fmt.Sprintf("warning: %s: node id %q is not an integer, unlike %d other ids: every id is read "+
+			"as a name (fix it, or set UserOptions.IDs to IDsNames)", ids.first[k], clipString(ids.names[k]), ints))
+	}
+}
+
 // ---- assembling ----
 
 // ReadUserGraph reads a user graph from readers (see UserFiles and the
@@ -777,12 +1002,13 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 		}
 		ug.FeatureFormat = map[bool]string{true: "sparse", false: "dense"}[pf.sparse]
 	}
+	var labelStart, edgeStart fileStart
 	if in.Labels != nil {
-		if labels, err = readLabels(in.Labels, opts, ids, &ug.Notes); err != nil {
+		if labels, err = readLabels(in.Labels, opts, ids, &labelStart); err != nil {
 			return nil, err
 		}
 	}
-	edges, err := readEdges(in.Edges, opts, ids, &ug.Notes)
+	edges, err := readEdges(in.Edges, opts, ids, &edgeStart)
 	if err != nil {
 		return nil, err
 	}
@@ -791,12 +1017,20 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 			return nil, err
 		}
 	}
+	if labels, err = resolveFirstLines(ids, &labelStart, labels, &edgeStart, edges, pf, splits, &ug.Notes); err != nil {
+		return nil, err
+	}
+	noteDuplicateEdges(in.Edges.Name, edges, &ug.Notes)
+	if opts.IDs == IDsAuto {
+		noteOddIDs(ids, &ug.Notes)
+	}
 
 	// Node index of every interned id.
 	node := make([]int32, len(ids.names))
 	var n int
 	ug.IntegerIDs = opts.IDs == IDsInteger || (opts.IDs == IDsAuto && ids.allInt)
 	if ug.IntegerIDs {
+		largest := -1
 		for k, v := range ids.ints {
 			if v < 0 {
 				return nil, fmt.Errorf("%s: node id %q is not a non-negative integer (IDsInteger); use IDsNames for named nodes",
@@ -806,7 +1040,19 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 				return nil, fmt.Errorf("%s: node id %d exceeds the limit of %d nodes (UserOptions.MaxNodes)", ids.first[k], v, maxNodes)
 			}
 			node[k] = int32(v)
-			n = max(n, int(v)+1)
+			if int(v)+1 > n {
+				n, largest = int(v)+1, k
+			}
+		}
+		// Integer ids make N the largest id plus one: one stray id asks for
+		// every node below it (and, without a features file, as many
+		// one-hot feature columns).
+		if largest >= 0 && pf == nil {
+			perNode := int64(userNodeBytes + InputLayerBytesPerFeature)
+			if err := limits.CheckCount(fmt.Sprintf("%s: node id %d (%d nodes with one-hot features)", ids.first[largest],
+				ids.ints[largest], n), int64(n), perNode); err != nil {
+				return nil, err
+			}
 		}
 		if pf != nil {
 			n = len(pf.rows)
@@ -858,6 +1104,12 @@ func ReadUserGraph(in UserInputs, opts UserOptions) (*UserGraph, error) {
 		}
 		if n > maxNodes {
 			return nil, fmt.Errorf("datasets: user graph has %d nodes, more than the limit %d (UserOptions.MaxNodes)", n, maxNodes)
+		}
+		if pf == nil {
+			if err := limits.CheckCount(fmt.Sprintf("%s: %d distinct node ids (with one-hot features)", in.Edges.Name, n),
+				int64(n), userNodeBytes+InputLayerBytesPerFeature); err != nil {
+				return nil, err
+			}
 		}
 		ug.NodeIDs = make([]string, n)
 		for k, v := range node {

@@ -52,9 +52,9 @@ func TestHeaderDetection(t *testing.T) {
 	}
 	for _, c := range cases {
 		rr := newRecordReader(&NamedReader{Name: "f", R: strings.NewReader(c.text)})
-		hdr, err := rr.start(HeaderAuto)
-		if err != nil || (hdr != nil) != c.header {
-			t.Errorf("%q: header %v (err %v), want %v", c.text, hdr != nil, err, c.header)
+		st, err := rr.start(HeaderAuto)
+		if err != nil || (st.header != nil) != c.header {
+			t.Errorf("%q: header %v (err %v), want %v", c.text, st.header != nil, err, c.header)
 		}
 	}
 }

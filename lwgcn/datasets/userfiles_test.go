@@ -69,7 +69,8 @@ func TestLoadUserFilesDenseIntegerIDs(t *testing.T) {
 		t.Errorf("splits %+v, want %+v", g.Splits(), wantSplits)
 	}
 	notes := strings.Join(ug.Notes, "\n")
-	for _, w := range []string{"edges.csv: line 2 read as a header (source,target)", "features.csv: line 1 read as a header",
+	for _, w := range []string{`edges.csv: data starts at line 3 (line 2 "source,target" is a header: every field is a usual column name)`,
+		`features.csv: data starts at line 2 (line 1 "node,f0,f1,f2" is a header`,
 		"dense rows of 3 values", "2 named classes", "splits.csv: 2 split(s)"} {
 		if !strings.Contains(notes, w) {
 			t.Errorf("notes lack %q:\n%s", w, notes)

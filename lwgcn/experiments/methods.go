@@ -112,15 +112,26 @@ func Methods() []string {
 	return out
 }
 
-// NewMethod builds the named method for env.
+// NewMethod builds the named method for env. Settings whose training
+// would need more memory than there is are refused (CheckSize) before any
+// weight is allocated.
 func NewMethod(name string, env Env) (Method, error) {
+	var m Method
+	var err error
 	if f, ok := factories[name]; ok {
-		return f(env)
+		m, err = f(env)
+	} else if _, ok := zoo.Lookup(name); ok {
+		m, err = newZooMethod(name, env)
+	} else {
+		return nil, fmt.Errorf("experiments: unknown method %q (have %s)", name, strings.Join(Methods(), ", "))
 	}
-	if _, ok := zoo.Lookup(name); ok {
-		return newZooMethod(name, env)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("experiments: unknown method %q (have %s)", name, strings.Join(Methods(), ", "))
+	if err := CheckSize(env.Graph, m.Params()); err != nil {
+		return nil, fmt.Errorf("experiments: %s: %w", name, err)
+	}
+	return m, nil
 }
 
 func shortHash(s string) string {

@@ -73,6 +73,12 @@ func ReadBatchedBench(path string) (*BatchedBenchFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiments: %w", err)
 	}
+	return ParseBatchedBench(path, data)
+}
+
+// ParseBatchedBench reads and checks the content of a bench-batched.json
+// file (path names it in errors).
+func ParseBatchedBench(path string, data []byte) (*BatchedBenchFile, error) {
 	var f BatchedBenchFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("experiments: %s: %w", path, err)

@@ -87,11 +87,18 @@ func sweepGraph(ctx context.Context, spec SweepSpec, base *graph.Graph, p SweepP
 		if err != nil {
 			return nil, synth.Realised{}, err
 		}
+		if c.Graph.NumEdges() == 0 {
+			return nil, synth.Realised{}, fmt.Errorf("the CSBM graph generated for degree %g on %d nodes has no edges", p.Degree, cfg.NumNodes)
+		}
 		return c.Graph, c.Realised, nil
 	}
 	g, r, err := synth.ResampleHomophily(base, p.H, p.Degree, rng)
 	if err != nil {
 		return nil, r, err
+	}
+	if g.NumEdges() == 0 {
+		// Its homophily is undefined: the point would record noise.
+		return nil, r, fmt.Errorf("the graph generated for degree %g on %d nodes has no edges", p.Degree, g.NumNodes())
 	}
 	return g.WithName(fmt.Sprintf("%s[%s]", spec.Base, p)), r, nil
 }

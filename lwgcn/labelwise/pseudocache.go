@@ -1,15 +1,8 @@
 package labelwise
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"hash"
-	"math"
 	"sync"
-
-	"github.com/lwgcn/toolkit/lwgcn/graph"
 )
 
 // PseudoCache keeps f_P's pseudo-labels for reuse by other runs of the same
@@ -59,59 +52,12 @@ func (c *PseudoCache) put(key string, e pseudoEntry) {
 }
 
 // pseudoKey is the cache key of f_P on split and seed: the graph's
-// fingerprint (see graphFingerprint), f_P's settings, split, seed, backend.
+// fingerprint (graph.Fingerprint), f_P's settings, split, seed, backend.
 func (r *Runner) pseudoKey(split int, seed int64) string {
 	if r.fingerprint == "" {
-		r.fingerprint = graphFingerprint(r.mg, r.cfg.Pseudo == PseudoGCN)
+		r.fingerprint = r.mg.Fingerprint(r.cfg.Pseudo == PseudoGCN)
 	}
 	pm, epochs := r.cfg.pseudoModel()
 	return fmt.Sprintf("%s|%#v|epochs=%d|lr=%v|wd=%v|split=%d|seed=%d|backend=%s", r.fingerprint, pm, epochs,
 		r.cfg.PseudoLR, r.cfg.PseudoWD, split, seed, r.backend)
-}
-
-// graphFingerprint hashes what f_P reads of g: node count, classes,
-// features, labels and splits, and the edges when withEdges.
-func graphFingerprint(g *graph.Graph, withEdges bool) string {
-	h := sha256.New()
-	ints := func(xs ...int) {
-		for _, x := range xs {
-			binary.Write(h, binary.LittleEndian, int64(x))
-		}
-	}
-	i32s := func(xs []int32) {
-		ints(len(xs))
-		binary.Write(h, binary.LittleEndian, xs)
-	}
-	ints(g.NumNodes(), g.NumClasses())
-	if f := g.Features(); f != nil {
-		ints(f.NumRows(), f.NumCols())
-		if d := f.Data(); d != nil {
-			floats(h, d)
-		} else {
-			rows, cols, vals := f.COO()
-			i32s(rows)
-			i32s(cols)
-			floats(h, vals)
-		}
-	}
-	i32s(g.Labels())
-	ints(len(g.Splits()))
-	for _, s := range g.Splits() {
-		i32s(s.Train)
-		i32s(s.Val)
-		i32s(s.Test)
-	}
-	if withEdges {
-		i32s(g.Src())
-		i32s(g.Dst())
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-func floats(h hash.Hash, xs []float32) {
-	b := make([]byte, 4*len(xs))
-	for i, x := range xs {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
-	}
-	h.Write(b)
 }

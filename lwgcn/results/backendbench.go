@@ -67,6 +67,12 @@ func ReadBackendBench(path string) ([]BackendBench, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
+	return ParseBackendBench(path, data)
+}
+
+// ParseBackendBench reads and checks the content of a bench-backends.json
+// file (path names it in errors).
+func ParseBackendBench(path string, data []byte) ([]BackendBench, error) {
 	var rows []BackendBench
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return nil, fmt.Errorf("results: %s: %w", path, err)

@@ -24,6 +24,12 @@ func ReadEpochBench(path string) ([]EpochBench, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
+	return ParseEpochBench(path, data)
+}
+
+// ParseEpochBench reads and checks the content of a bench-lwgcn.json file
+// (path names it in errors).
+func ParseEpochBench(path string, data []byte) ([]EpochBench, error) {
 	var rows []EpochBench
 	if err := json.Unmarshal(data, &rows); err != nil {
 		return nil, fmt.Errorf("results: %s: %w", path, err)

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -157,7 +156,9 @@ type Run struct {
 	Provenance Provenance `json:"provenance"`
 }
 
-// File is one results file held in memory.
+// File is one results file held in memory. Several File values (in one
+// process or several) may write one path: each save merges with what the
+// file holds on disk (see Save).
 type File struct {
 	Path     string
 	runs     []Run
@@ -166,6 +167,12 @@ type File struct {
 	// open is the index of the open session in sessions (-1: none).
 	open      int
 	openStart time.Time
+	// dirty and dirtySessions are the run keys and session ids this value
+	// changed since it last saved (Put, Merge, sessions): on save they
+	// replace the file's copies, and the file's copies of the others
+	// replace this value's.
+	dirty         map[string]bool
+	dirtySessions map[string]bool
 }
 
 // fileJSON is the file's layout. Sessions were added later within format
@@ -178,7 +185,7 @@ type fileJSON struct {
 
 // Open reads a results file, or returns an empty one when it does not exist.
 func Open(path string) (*File, error) {
-	f := &File{Path: path, index: map[string]int{}, open: -1}
+	f := &File{Path: path, index: map[string]int{}, open: -1, dirty: map[string]bool{}, dirtySessions: map[string]bool{}}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
@@ -186,6 +193,19 @@ func Open(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("results: %w", err)
 	}
+	fj, err := parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	f.runs, f.sessions = fj.Runs, fj.Sessions
+	for i, r := range f.runs {
+		f.index[r.Key] = i
+	}
+	return f, nil
+}
+
+// parse reads and checks a results file's content.
+func parse(path string, data []byte) (*fileJSON, error) {
 	var fj fileJSON
 	if err := json.Unmarshal(data, &fj); err != nil {
 		return nil, fmt.Errorf("results: %s: %w", path, err)
@@ -193,15 +213,15 @@ func Open(path string) (*File, error) {
 	if fj.Version != FormatVersion {
 		return nil, fmt.Errorf("results: %s: format version %d, want %d", path, fj.Version, FormatVersion)
 	}
+	keys := map[string]bool{}
 	for i, r := range fj.Runs {
 		if r.Key == "" {
 			return nil, fmt.Errorf("results: %s: run %d has no key", path, i)
 		}
-		if _, dup := f.index[r.Key]; dup {
+		if keys[r.Key] {
 			return nil, fmt.Errorf("results: %s: key %q appears twice", path, r.Key)
 		}
-		f.index[r.Key] = len(f.runs)
-		f.runs = append(f.runs, r)
+		keys[r.Key] = true
 	}
 	ids := map[string]bool{}
 	for i, s := range fj.Sessions {
@@ -210,8 +230,7 @@ func Open(path string) (*File, error) {
 		}
 		ids[s.ID] = true
 	}
-	f.sessions = fj.Sessions
-	return f, nil
+	return &fj, nil
 }
 
 // Has reports whether a run with this key is recorded.
@@ -229,67 +248,103 @@ func (f *File) Get(key string) (Run, bool) {
 // Runs returns the recorded runs in insertion order (a copy).
 func (f *File) Runs() []Run { return append([]Run(nil), f.runs...) }
 
-// Put records (or replaces) a run and rewrites the file atomically. While
-// a session is open (BeginSession) the run names it and counts in it.
+// Put records (or replaces) a run and saves the file. While a session is
+// open (BeginSession) the run names it and counts in it.
 func (f *File) Put(r Run) error {
 	if r.Key == "" {
 		return fmt.Errorf("results: run without key (%s/%s split %d)", r.Dataset, r.Model, r.Split)
 	}
 	f.countRun(&r, !f.Has(r.Key))
+	f.set(r)
+	return f.Save()
+}
+
+// set records r in memory as this value's own.
+func (f *File) set(r Run) {
 	if i, ok := f.index[r.Key]; ok {
 		f.runs[i] = r
 	} else {
 		f.index[r.Key] = len(f.runs)
 		f.runs = append(f.runs, r)
 	}
-	return f.Save()
+	f.dirty[r.Key] = true
 }
 
-// Save writes the file atomically.
+// Save writes the file atomically, merged with what it holds on disk, under
+// the directory lock (see Update): the runs and sessions this value
+// changed since its last save replace the file's copies, the file's other runs and sessions
+// replace this value's, and the runs and sessions only one side holds are
+// kept. Afterwards this value holds the merged file, so it sees what other
+// writers recorded. A file on disk that is not a results file is left as it
+// is and Save fails naming it.
 func (f *File) Save() error {
-	data, err := json.MarshalIndent(fileJSON{Version: FormatVersion, Sessions: f.sessions, Runs: f.runs}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("results: %w", err)
+	err := Update(f.Path, func(old []byte) ([]byte, error) {
+		if old != nil {
+			disk, err := parse(f.Path, old)
+			if err != nil {
+				return nil, fmt.Errorf("%w (not overwritten)", err)
+			}
+			f.mergeDisk(disk)
+		}
+		data, err := json.MarshalIndent(fileJSON{Version: FormatVersion, Sessions: f.sessions, Runs: f.runs}, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("results: %w", err)
+		}
+		return append(data, '\n'), nil
+	})
+	if err == nil {
+		clear(f.dirty)
+		clear(f.dirtySessions)
 	}
-	return WriteFileAtomic(f.Path, append(data, '\n'))
+	return err
 }
 
-// WriteFileAtomic writes data to path through a temp file in the same
-// directory, fsynced and renamed, so readers never see a partial file.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(name)
+// mergeDisk merges the file's content on disk into f (see Save): the
+// disk's order first, then what only f holds.
+func (f *File) mergeDisk(disk *fileJSON) {
+	runs := make([]Run, 0, len(disk.Runs)+len(f.runs))
+	seen := map[string]bool{}
+	for _, r := range disk.Runs {
+		if i, ok := f.index[r.Key]; ok && f.dirty[r.Key] {
+			r = f.runs[i]
 		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		runs, seen[r.Key] = append(runs, r), true
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", path, err)
+	for _, r := range f.runs {
+		if !seen[r.Key] {
+			runs = append(runs, r)
+		}
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", path, err)
+	f.runs, f.index = runs, make(map[string]int, len(runs))
+	for i, r := range runs {
+		f.index[r.Key] = i
 	}
-	if err := os.Chmod(name, 0o644); err != nil {
-		return err
+	openID := f.OpenSession()
+	have := map[string]int{}
+	for i, s := range f.sessions {
+		have[s.ID] = i
 	}
-	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("rename %s: %w", path, err)
+	sessions := make([]Session, 0, len(disk.Sessions)+len(f.sessions))
+	seenS := map[string]bool{}
+	for _, s := range disk.Sessions {
+		if i, ok := have[s.ID]; ok && f.dirtySessions[s.ID] {
+			s = f.sessions[i]
+		}
+		sessions, seenS[s.ID] = append(sessions, s), true
 	}
-	ok = true
-	return nil
+	for _, s := range f.sessions {
+		if !seenS[s.ID] {
+			sessions = append(sessions, s)
+		}
+	}
+	start := func(s Session) time.Time { t, _ := time.Parse(time.RFC3339Nano, s.Start); return t }
+	sort.SliceStable(sessions, func(i, j int) bool { return start(sessions[i]).Before(start(sessions[j])) })
+	f.sessions, f.open = sessions, -1
+	for i, s := range sessions {
+		if s.ID == openID {
+			f.open = i
+		}
+	}
 }
 
 // Stat is mean ± std over a group of runs.

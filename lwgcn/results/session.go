@@ -110,6 +110,7 @@ func (f *File) BeginSession(s Session) error {
 	}
 	f.open, f.openStart = len(f.sessions), start
 	f.sessions = append(f.sessions, s)
+	f.dirtySessions[s.ID] = true
 	return f.Save()
 }
 
@@ -120,6 +121,7 @@ func (f *File) EndSession(runErr error) error {
 		return fmt.Errorf("results: %s: no open session to end", f.Path)
 	}
 	s := &f.sessions[f.open]
+	f.dirtySessions[s.ID] = true
 	s.WallSecs = time.Since(f.openStart).Seconds()
 	s.Load1End = load1OrNil()
 	s.Finished = runErr == nil
@@ -144,6 +146,7 @@ func (f *File) countRun(r *Run, isNew bool) {
 		return
 	}
 	s := &f.sessions[f.open]
+	f.dirtySessions[s.ID] = true
 	r.Session = s.ID
 	if isNew {
 		s.RunsAdded++
@@ -152,8 +155,8 @@ func (f *File) countRun(r *Run, isNew bool) {
 }
 
 // Merge adds other's runs and sessions to f and saves f: the way to join
-// the files of invocations run in parallel (one results file each, since
-// a file has one writer). A run f lacks is added; a run both hold (same
+// the files of invocations run in parallel with one results file each
+// (invocations sharing one file merge on every save, see File.Save). A run f lacks is added; a run both hold (same
 // key: experiment, dataset, method, split, seed and configuration) keeps
 // the one recorded last (provenance date). A session f lacks is added; one
 // both hold (a copy taken while it was open) keeps the copy that ran
@@ -167,11 +170,10 @@ func (f *File) Merge(other *File) (added, replaced int, err error) {
 		i, ok := f.index[r.Key]
 		switch {
 		case !ok:
-			f.index[r.Key] = len(f.runs)
-			f.runs = append(f.runs, r)
+			f.set(r)
 			added++
 		case r.Provenance.Date > f.runs[i].Provenance.Date:
-			f.runs[i] = r
+			f.set(r)
 			replaced++
 		}
 	}
@@ -183,8 +185,10 @@ func (f *File) Merge(other *File) (added, replaced int, err error) {
 		if i, ok := have[s.ID]; !ok {
 			have[s.ID] = len(f.sessions)
 			f.sessions = append(f.sessions, s)
+			f.dirtySessions[s.ID] = true
 		} else if s.WallSecs > f.sessions[i].WallSecs {
 			f.sessions[i] = s
+			f.dirtySessions[s.ID] = true
 		}
 	}
 	start := func(s Session) time.Time { t, _ := time.Parse(time.RFC3339Nano, s.Start); return t }

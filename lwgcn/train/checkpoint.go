@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gomlx/gomlx/core/tensors"
@@ -22,16 +24,22 @@ import (
 //	                           Adam state, RNG state) + params: epoch, done, best_*
 //	split<k>-seed<s>/best/     weights and log-probabilities of the best epoch
 //	split<k>-seed<s>/history.json
+//	split<k>-seed<s>/identity.json what the checkpoint was made for (see
+//	                           Trainer.checkpointIdentity); a checkpoint for
+//	                           anything else is refused, never resumed
 const (
 	lastDir        = "last"
 	bestDir        = "best"
 	historyFile    = "history.json"
+	identityFile   = "identity.json"
 	bestLogProbVar = "/best_log_probs"
 )
 
 type runCheckpoint struct {
 	dir       string
 	bestDirty bool
+	// identity is what the run's checkpoint is made for (field -> value).
+	identity map[string]string
 }
 
 type loadedState struct {
@@ -49,7 +57,100 @@ func (t *Trainer) checkpointer(r Run) *runCheckpoint {
 	if t.cfg.CheckpointDir == "" {
 		return nil
 	}
-	return &runCheckpoint{dir: RunCheckpointDir(t.cfg.CheckpointDir, r)}
+	return &runCheckpoint{dir: RunCheckpointDir(t.cfg.CheckpointDir, r), identity: t.checkpointIdentity()}
+}
+
+// identityOrder lists the trainer's own identity fields in the order a
+// mismatch names them; the caller's CheckpointSettings follow, sorted.
+var identityOrder = []string{"dataset", "graph", "model", "epochs", "optimizer", "backend"}
+
+// checkpointIdentity is what a checkpoint of this trainer is made for:
+// the dataset's name and content (graph.Fingerprint, edges included), the
+// model, epochs, each optimizer group's settings, the backend, and the
+// caller's CheckpointSettings (which win on a shared name).
+func (t *Trainer) checkpointIdentity() map[string]string {
+	if t.identity == nil {
+		id := map[string]string{"dataset": t.graph.Name(), "graph": t.graph.Fingerprint(true)[:16], "model": t.model.Name(),
+			"epochs": fmt.Sprint(t.cfg.Epochs), "backend": t.cfg.Backend.Name}
+		var groups []string
+		for _, g := range t.opt.Groups {
+			groups = append(groups, fmt.Sprintf("%s lr=%v wd=%v", g.Name, g.Adam.LR, g.Adam.WeightDecay))
+		}
+		id["optimizer"] = strings.Join(groups, ", ")
+		maps.Copy(id, t.cfg.CheckpointSettings)
+		t.identity = id
+	}
+	return t.identity
+}
+
+// checkIdentity refuses a checkpoint made for other data or settings
+// than c's, naming (up to four of) the fields that differ.
+func (c *runCheckpoint) checkIdentity() error {
+	data, err := os.ReadFile(filepath.Join(c.dir, identityFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("train: checkpoint %s does not record the data and settings it was made for (made by an older "+
+			"lwgcn?): use another checkpoint directory, or delete it to start over", c.dir)
+	}
+	if err != nil {
+		return fmt.Errorf("train: checkpoint: %w", err)
+	}
+	var saved map[string]string
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return fmt.Errorf("train: checkpoint %s: %w", filepath.Join(c.dir, identityFile), err)
+	}
+	var names []string
+	for _, k := range identityOrder {
+		if _, ok := c.identity[k]; ok {
+			names = append(names, k)
+		}
+	}
+	var extra []string
+	for k := range c.identity {
+		if !slices.Contains(identityOrder, k) {
+			extra = append(extra, k)
+		}
+	}
+	for k := range saved {
+		if _, ok := c.identity[k]; !ok {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	names = append(names, slices.Compact(extra)...)
+	var diffs []string
+	for _, k := range names {
+		if saved[k] != c.identity[k] {
+			diffs = append(diffs, fmt.Sprintf("%s %s, not %s", k, orNone(saved[k]), orNone(c.identity[k])))
+		}
+	}
+	if len(diffs) == 0 {
+		return nil
+	}
+	if len(diffs) > 4 {
+		diffs = append(diffs[:4], fmt.Sprintf("%d more", len(diffs)-4))
+	}
+	return fmt.Errorf("train: checkpoint %s was made for other data or settings (%s): use another checkpoint directory, "+
+		"or delete it to start over", c.dir, strings.Join(diffs, "; "))
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// writeIdentity records what the checkpoint is made for (before its
+// first state, so that no state exists without it).
+func (c *runCheckpoint) writeIdentity() error {
+	data, err := json.MarshalIndent(c.identity, "", "  ")
+	if err != nil {
+		return fmt.Errorf("train: checkpoint identity: %w", err)
+	}
+	if err := results.WriteFileAtomic(filepath.Join(c.dir, identityFile), append(data, '\n')); err != nil {
+		return fmt.Errorf("train: checkpoint: %w", err)
+	}
+	return nil
 }
 
 func bestParams(rr *RunResult) map[string]any {
@@ -62,6 +163,9 @@ func bestParams(rr *RunResult) map[string]any {
 }
 
 func (c *runCheckpoint) save(store *model.Store, rr *RunResult, epoch int, done bool) error {
+	if err := c.writeIdentity(); err != nil {
+		return err
+	}
 	if c.bestDirty && rr.Weights != nil {
 		s := model.NewStore()
 		for path, w := range rr.Weights {
@@ -165,6 +269,9 @@ func readCheckpoint(dir string) (*model.Store, error) {
 func (c *runCheckpoint) load(store *model.Store) (*loadedState, error) {
 	last, err := readCheckpoint(filepath.Join(c.dir, lastDir))
 	if err != nil || last == nil {
+		return nil, err
+	}
+	if err := c.checkIdentity(); err != nil {
 		return nil, err
 	}
 	for v := range store.IterVariables() {

@@ -60,6 +60,12 @@ type Config struct {
 	// checkpoint exists resumes from it (and a finished one is not rerun).
 	CheckpointDir   string
 	CheckpointEvery int
+	// CheckpointSettings are the caller's settings a checkpoint is made
+	// for (hyperparameters of the model, the dataset's file hashes, ...),
+	// recorded with it beside what the trainer knows itself (dataset name
+	// and content, model, epochs, optimizer, backend): a checkpoint made
+	// for anything else is refused, naming what differs.
+	CheckpointSettings map[string]string
 	// Backend describes the backend for Result.Backend (backend.Shared's
 	// Info); when zero, a description is derived from the backend itself.
 	Backend backend.Info
@@ -309,6 +315,9 @@ type Trainer struct {
 
 	compiled    bool
 	compileTime time.Duration
+	// identity is what this trainer's checkpoints are made for (see
+	// checkpointIdentity).
+	identity map[string]string
 }
 
 // New prepares a trainer: it validates the configuration and lets the model

@@ -9,7 +9,10 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 // Limits on untrusted input.
@@ -203,7 +206,26 @@ func parseHeader(s string) (header, error) {
 	if h.shape == nil {
 		h.shape = []int{}
 	}
+	// The data and its widest conversion (Int64s, Float64s) must fit the
+	// memory budget: a deflated .npz member can announce gigabytes in a few
+	// kilobytes.
+	if err := limits.CheckCount(fmt.Sprintf("npy: array of shape %s %s", shapeText(h.shape), h.dtype), int64(h.count),
+		int64(h.dtype.Size)+8); err != nil {
+		return header{}, err
+	}
 	return h, nil
+}
+
+// shapeText writes a shape as NumPy does: (3,), (32768, 1024).
+func shapeText(shape []int) string {
+	parts := make([]string, len(shape))
+	for i, n := range shape {
+		parts[i] = strconv.Itoa(n)
+	}
+	if len(parts) == 1 {
+		return "(" + parts[0] + ",)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }
 
 func clip(s string) string {

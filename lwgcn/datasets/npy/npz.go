@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 // NPZ is an open .npz archive (a zip of .npy members, possibly deflated).
@@ -17,7 +19,15 @@ type NPZ struct {
 	closer io.Closer
 	files  map[string]*zip.File
 	keys   []string
+	// unpacked counts the decompressed bytes of the members read so far
+	// (MaxUnpackedBytes bounds them).
+	unpacked uint64
 }
+
+// MaxUnpackedBytes bounds the decompressed bytes read from one archive: no
+// dataset's arrays come near it (the largest, questions' features, are 59
+// MB), and a deflated member of zeros can claim gigabytes in kilobytes.
+const MaxUnpackedBytes = 4 << 30
 
 // OpenNPZ opens an .npz file. Close it when done.
 func OpenNPZ(path string) (*NPZ, error) {
@@ -72,6 +82,12 @@ func (z *NPZ) Array(key string) (*Array, error) {
 	f, ok := z.files[key]
 	if !ok {
 		return nil, fmt.Errorf("%s: missing key %q (keys: %s)", z.name, key, strings.Join(z.keys, ", "))
+	}
+	// archive/zip fails a member that decompresses to more than its
+	// announced size, so the announced sizes bound what is read.
+	if z.unpacked += f.UncompressedSize64; z.unpacked > MaxUnpackedBytes {
+		return nil, limits.Errorf("%s: key %q: the members read decompress to %d bytes, more than the %d (%s) an archive may hold",
+			z.name, key, z.unpacked, int64(MaxUnpackedBytes), limits.FormatBytes(MaxUnpackedBytes))
 	}
 	rc, err := f.Open()
 	if err != nil {

@@ -157,6 +157,27 @@ func Ints(v any) ([]int64, error) {
 	return out, nil
 }
 
+// Len returns the number of items of a list, tuple or 1-D array without
+// converting them (ok false for other values). Memo references let a small
+// pickle repeat one long list many times: callers add the lengths up and
+// check them against the memory budget before converting.
+func Len(v any) (n int, ok bool) {
+	switch s := v.(type) {
+	case *types.List:
+		return len(*s), true
+	case *types.Tuple:
+		return len(*s), true
+	case *NDArray:
+		if s.DType.Kind == 'O' {
+			return len(s.Objects), true
+		}
+		if len(s.Shape) == 1 {
+			return s.Shape[0], true
+		}
+	}
+	return 0, false
+}
+
 // Items returns the key/value pairs of a dict or defaultdict in order.
 func Items(v any) ([]types.DictEntry, error) {
 	switch d := v.(type) {
