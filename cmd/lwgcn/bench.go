@@ -26,11 +26,11 @@ func runBench(args []string) error {
 	filter := fs.String("filter", "", `run only cases whose "model/graph/fusion=..." contains this, e.g. "/squirrel/"; `+
 		`their results replace those cases in -out, the others are kept; without -lwgcn, no full LW-GCN epoch`)
 	benchTime := fs.Duration("benchtime", 2*time.Second, "minimum measuring time per case")
-	out := fs.String("out", "", "output JSON (default results/bench.json in the repository; \"-\" for stdout only)")
+	out := fs.String("out", "", "output JSON (default results/bench.json in the repository; \"-\" for stdout only); with -lwgcn-only, the full epochs' output")
 	list := fs.Bool("list", false, "list the cases and exit")
 	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
 	lwOut := fs.String("lwgcn-out", "", "output JSON of the full LW-GCN epochs, merged by dataset (default results/bench-lwgcn.json "+
-		"in the repository when -out is not given; with -out, the epochs are printed only unless this is given)")
+		"in the repository when -out is not given; with -out, the epochs are printed only unless this is given, but for -lwgcn-only)")
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
 	backends := fs.String("backends", "", `compare backends (GOMLX_BACKEND values, e.g. "go,xla:cpu"; an option after a comma stays with its backend: "go,xla:cuda,tf32=false"): the full LW-GCN epoch on the -lwgcn datasets and their layer cases on each, merged row by row into results/bench-backends.json or -out (run under "taskset -c 0" with GOMAXPROCS=1 for one thread)`)
 	batchedFlag := fs.Bool("batched", false, "time split-epochs with the runs batched in one computation and alone, with the ratio "+
@@ -94,6 +94,9 @@ func runBench(args []string) error {
 		path = filepath.Join(root, "results", "bench.json")
 	}
 	lwPath := *lwOut
+	if lwPath == "" && !suite {
+		lwPath = *out // -lwgcn-only: -out is the only output, the full epochs' ("-": stdout)
+	}
 	if lwPath == "" && *out == "" && lwNames != "" {
 		if root == "" {
 			return fmt.Errorf("not inside the lwgcn repository: pass -lwgcn-out")
