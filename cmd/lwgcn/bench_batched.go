@@ -62,10 +62,7 @@ func benchZooModel(name string, g *graph.Graph, ds string) (nn.Model, *graph.Gra
 	if err != nil {
 		return nil, nil, h, tr, err
 	}
-	if e.Graph != nil {
-		g = e.Graph(g)
-	}
-	return m, g, h, tr, nil
+	return m, e.Prepare(g, h), h, tr, nil
 }
 
 // blockTiming is what one measuring process reports.
