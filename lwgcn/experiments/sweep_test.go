@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/synth"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -196,4 +198,22 @@ func TestPlanSweepCountsWhatTheSweepTrains(t *testing.T) {
 	// one h trains 2 x 4 epochs.
 	spec.Methods, spec.Hs, spec.ResultsPath = []string{"lwgcn+refine1"}, []float64{0.5}, filepath.Join(t.TempDir(), "r.json")
 	check(1, SweepPlan{Runs: 1, Epochs: 8})
+}
+
+// A CSBM sweep generates its points from spec.CSBM (the -csbm-separation
+// setting), the point's homophily and degree replacing the config's.
+func TestSweepGraphUsesTheCSBMConfig(t *testing.T) {
+	cfg := synth.DefaultCSBMConfig()
+	cfg.NumNodes, cfg.FeatureSeparation = 300, 1.15
+	spec := SweepSpec{Base: BaseCSBM, CSBM: cfg, Seed: 1}
+	g, real, err := sweepGraph(context.Background(), spec, nil, SweepPoint{H: 0.3, Degree: 6}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumNodes() != 300 || math.Abs(real.H-0.3) > 0.01 || math.Abs(real.AverageDegree-6) > 0.05 {
+		t.Fatalf("point graph: %v, realised h %.3f, degree %.2f; want 300 nodes, h 0.3, degree 6", g, real.H, real.AverageDegree)
+	}
+	if !strings.Contains(csbmKey(spec), "FeatureSeparation:1.15") {
+		t.Fatalf("results key %q does not record the separation", csbmKey(spec))
+	}
 }

@@ -29,3 +29,19 @@ func TestTrainRowNormalizeFlag(t *testing.T) {
 		}
 	}
 }
+
+// -csbm-separation belongs to -base csbm and must be a finite number >= 0.
+func TestSweepCSBMSeparationFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "-base", "chameleon", "-csbm-separation", "1"}, "-csbm-separation: a setting of -base csbm, not of -base chameleon"},
+		{[]string{"sweep", "-base", "csbm", "-csbm-separation", "-1"}, "-csbm-separation -1: must be a finite number >= 0"},
+		{[]string{"sweep", "-base", "csbm", "-csbm-separation", "Inf"}, "-csbm-separation +Inf: must be a finite number >= 0"},
+	} {
+		if status, _, stderr := runLwgcn(t, c.args...); status != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("lwgcn %s: exit %d, want 2 with %q; stderr:\n%s", strings.Join(c.args, " "), status, c.want, stderr)
+		}
+	}
+}
