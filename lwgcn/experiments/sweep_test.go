@@ -10,6 +10,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/synth"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -215,5 +216,29 @@ func TestSweepGraphUsesTheCSBMConfig(t *testing.T) {
 	}
 	if !strings.Contains(csbmKey(spec), "FeatureSeparation:1.15") {
 		t.Fatalf("results key %q does not record the separation", csbmKey(spec))
+	}
+}
+
+// SweepLead compares LW-GCN\G with GCN and MLP at one homophily, per degree,
+// from the point means.
+func TestSweepLead(t *testing.T) {
+	var runs []results.Run
+	add := func(model string, d, acc float64) {
+		runs = append(runs, results.Run{Model: model, Dataset: "csbm", TestAcc: acc,
+			Params: map[string]float64{"h": 0.2, "degree": d}})
+	}
+	add("lwgcn-g", 5, 0.70)
+	add("lwgcn-g", 5, 0.72)
+	add("gcn", 5, 0.60)
+	add("mlp", 5, 0.66)
+	add("lwgcn-g", 10, 0.75)
+	add("gcn", 10, 0.78)
+	add("gat", 20, 0.5) // no LW-GCN\G at d = 20: no entry
+	want := "LW-GCN\\G at h = 0.2 (CSBM): d = 5: +11.0 over GCN, +5.0 over MLP; d = 10: -3.0 over GCN.\n\n"
+	if got := SweepLead(runs, "csbm", 0.2); got != want {
+		t.Errorf("lead %q, want %q", got, want)
+	}
+	if got := SweepLead(runs, "csbm", 0.5); got != "" {
+		t.Errorf("no curves at h = 0.5: %q", got)
 	}
 }
