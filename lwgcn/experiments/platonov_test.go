@@ -72,7 +72,7 @@ func TestPlatonovSection(t *testing.T) {
 	put("platonov", "platonov", "minesweeper", "gcn", 1, 0.2, map[string]float64{MetricTestROCAUC: 0.80, MetricValROCAUC: 0.9})
 	put("table2", "table2", "chameleon_filtered", "gcn", 0, 0.40, nil)
 	put("table2", "table2", "chameleon_filtered", "gcn", 1, 0.44, nil)
-	doc, err := platonovSection(dir)
+	doc, err := PlatonovMarkdown(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	RegisterSection(Section{Order: 25, Render: platonovSection})
+	RegisterSection(Section{Order: 25, Render: PlatonovMarkdown})
 }
 
 // platonovScore is a cell of the heterophily table in %: the test ROC-AUC
@@ -29,11 +29,12 @@ func platonovScore(s *Summary, dataset string) (results.Stat, bool) {
 	return results.Stat{Mean: 100 * m.Mean, Std: 100 * m.Std, N: m.N}, true
 }
 
-// platonovSection is the heterophily benchmark of Platonov et al. (2023):
-// ours on minesweeper and tolokers (results/platonov.json) and on the
-// filtered Wikipedia graphs (Table 2's runs and the ablations'), beside the
-// standard GNNs they published.
-func platonovSection(dir string) (string, error) {
+// PlatonovMarkdown is docs/RESULTS.md's section on the heterophily benchmark
+// of Platonov et al. (2023), from the results directory dir: ours on
+// minesweeper and tolokers (platonov.json) and on the filtered Wikipedia
+// graphs (table2.json, and the ablations' runs in platonov.json), beside
+// the standard GNNs they published; "" when platonov.json has no runs.
+func PlatonovMarkdown(dir string) (string, error) {
 	pl, err := openRuns(dir, "platonov")
 	if err != nil || len(pl) == 0 {
 		return "", err
