@@ -53,7 +53,7 @@ func init() {
 // scaling changes it), edges symmetrised (adj.maximum(adj.T)).
 func asgcDefaults(d string) Hyper {
 	h := Hyper{LR: ASGCLR, Epochs: ASGCEpochs}
-	h = h.With("k", 2).With("reg", 0.01).With("c", ASGCInverseL2).With(RawFeaturesKey, 1)
+	h = planetoidRaw(h.With("k", 2).With("reg", 0.01).With("c", ASGCInverseL2), d)
 	switch d {
 	case "texas":
 		// Validation grid (mean over the 10 splits): K=2, R=1e-2 85.9 (next:

@@ -61,7 +61,7 @@ func init() {
 // accuracy, the first on ties (logger.py's argmax).
 func linkxDefaults(d string) Hyper {
 	h := Hyper{Hidden: 256, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: linkxWD, Epochs: linkxEpochs}
-	h = h.With(LINKXLayersA, 1).With(LINKXLayersX, 1).With(RawFeaturesKey, 1)
+	h = planetoidRaw(h.With(LINKXLayersA, 1).With(LINKXLayersX, 1), d)
 	switch d {
 	case "chameleon", "squirrel", "chameleon_filtered", "squirrel_filtered", "crocodile":
 		h.LR = 0.002

@@ -53,6 +53,10 @@ func TestRawFeaturesForOfficialLoaders(t *testing.T) {
 		if got := e.Prepare(datasets.Standard(tex), e.Defaults("texas")).Features(); !got.Equal(tex.Features()) {
 			t.Errorf("%s on texas: features changed", name)
 		}
+		// ... and absent, so that the runs recorded before it keep their keys.
+		if _, ok := e.Defaults("texas").Extra[RawFeaturesKey]; ok {
+			t.Errorf("%s on texas: the raw-features key is set", name)
+		}
 	}
 }
 

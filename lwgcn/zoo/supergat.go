@@ -103,7 +103,7 @@ func SuperGATEpoch(m models.SuperGAT, lambda float64) train.EpochFunc {
 //     ("val_perf >= best_val_perf": TiesLaterKey), no early stop.
 func superGATDefaults(d string) Hyper {
 	h := Hyper{Hidden: 8, Heads: 8, Dropout: 0.6}
-	h = h.With(RawFeaturesKey, 1).With(TiesLaterKey, 1)
+	h = planetoidRaw(h.With(TiesLaterKey, 1), d)
 	set := func(lr, wd float64, epochs int, attention, lambda, edgeRatio, negRatio float64) {
 		h.LR, h.WeightDecay, h.Epochs = lr, wd, epochs
 		h = h.With(SuperGATOutHeadsKey, 8).With(SuperGATAttentionKey, attention).With(SuperGATLambdaKey, lambda).

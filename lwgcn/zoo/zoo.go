@@ -48,6 +48,17 @@ const (
 	PatienceBothKey = "patience_both"
 )
 
+// planetoidRaw returns h reading the raw features on the Planetoid graphs,
+// the only ones the standard preprocessing normalises (elsewhere the key
+// would change nothing but the runs' keys).
+func planetoidRaw(h Hyper, dataset string) Hyper {
+	switch dataset {
+	case "cora", "citeseer", "pubmed":
+		return h.With(RawFeaturesKey, 1)
+	}
+	return h
+}
+
 // Selection is the model selection the Hyper's extras ask for (the zero
 // Selection, the protocol's, when they are absent).
 func (h Hyper) Selection() train.Selection {
