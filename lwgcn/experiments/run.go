@@ -287,6 +287,9 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 		if o.SelectionWeight != nil {
 			w = fmt.Sprintf(", weight f_C %.3f", *o.SelectionWeight)
 		}
+		if auc, ok := o.Metrics[MetricTestROCAUC]; ok {
+			w += fmt.Sprintf(", ROC-AUC test %.2f %% (val %.2f %%)", 100*auc, 100*o.Metrics[MetricValROCAUC])
+		}
 		how := "alone"
 		if perBatch > 0 {
 			how = fmt.Sprintf("batched %d per computation", perBatch)
