@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 )
 
 // childResult takes a -child process's last line as its result and hands
@@ -49,5 +50,26 @@ func TestBenchBatchedWithBackendOutput(t *testing.T) {
 	}
 	if b, err := os.ReadFile(out); err != nil || !bytes.Contains(b, []byte(`"alone_ms_per_split_epoch"`)) {
 		t.Errorf("%s: %v\n%s", out, err, b)
+	}
+}
+
+// `bench-batched -model gcn` times the GCN that training runs: the zoo's, on
+// the symmetrised graph (Texas's loaded edges are directed).
+func TestBenchBatchedGCNIsTheTrainedOne(t *testing.T) {
+	if !benchZooNames["gcn"] {
+		t.Fatal("gcn is not timed through the zoo entry")
+	}
+	g := datasets.Standard(dstest.Load(t, "texas"))
+	if g.IsSymmetric() {
+		t.Fatal("Texas's loaded edges are symmetric: the test needs a directed graph")
+	}
+	_, mg, h, _, err := benchZooModel("gcn", g, "texas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := g.ToUndirected()
+	if !mg.IsSymmetric() || mg.NumEdges() != want.NumEdges() || h.Hidden != 64 || h.Dropout != 0.5 {
+		t.Fatalf("timed GCN: symmetric %v, %d edges (training's %d), hidden %d, dropout %v", mg.IsSymmetric(),
+			mg.NumEdges(), want.NumEdges(), h.Hidden, h.Dropout)
 	}
 }

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	register(command{name: "reproduce", summary: "run the paper's tables (table2, table3, refine, depth) into results/, resumable", run: runReproduce})
+	register(command{name: "reproduce", summary: "run the paper's tables (table2, table3, refine, depth) and the heterophily benchmark (platonov) into results/, resumable", run: runReproduce})
 }
 
 // Experiment definitions: datasets and methods of each table.
@@ -23,12 +23,12 @@ var reproductions = map[string]struct {
 	about             string
 }{
 	"table2": {
-		datasets: []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel", "cora", "citeseer", "chameleon_filtered", "squirrel_filtered"},
+		datasets: experiments.Table2Datasets,
 		methods:  experiments.Table2Methods,
 		about:    "node classification: LW-GCN and the baselines (Table 2 and appendix Tables 5-6)",
 	},
 	"table3": {
-		datasets: []string{"cora", "citeseer", "texas", "chameleon", "squirrel"},
+		datasets: experiments.Table3Datasets,
 		methods:  []string{"lwgcn-p", "lwgcn-g", "lwgcn-gcn"},
 		about:    `ablation (Table 3): LW-GCN\P, LW-GCN\G, LW-GCN_GCN (MLP, GCN, GCNII and LW-GCN come from table2)`,
 	},
@@ -36,6 +36,12 @@ var reproductions = map[string]struct {
 		datasets: []string{"texas", "chameleon", "squirrel"},
 		methods:  []string{"lwgcn", "gcn"},
 		about:    "depth sensitivity (appendix figure on layers): f_C depth 2-6 for LW-GCN, 2-6 layers for GCN",
+	},
+	"platonov": {
+		datasets: experiments.PlatonovDatasets,
+		methods:  experiments.PlatonovMethods,
+		about: "beyond the paper: the heterophily benchmark of Platonov et al. (minesweeper and tolokers by ROC-AUC, " +
+			"their 10 splits; the filtered graphs' Table 2 runs are reused from results/table2.json)",
 	},
 	"refine": {
 		datasets: []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel"},
@@ -95,7 +101,7 @@ func checkNameFlags(dsFlag string, dsNames, methods []string) error {
 }
 
 func runReproduce(args []string) error {
-	fs := newFlagSet("reproduce", "table2|table3|refine|depth [flags]")
+	fs := newFlagSet("reproduce", "table2|table3|refine|depth|platonov [flags]")
 	dsFlag := fs.String("datasets", "", "comma-separated datasets (default: the table's)")
 	mFlag := fs.String("methods", "", "comma-separated methods (default: the table's; see -list)")
 	quick := fs.Bool("quick", false, "quick mode: 40 epochs, 2 runs per dataset, into results/quick/")
@@ -148,11 +154,11 @@ func runReproduce(args []string) error {
 	}
 	if table == "" {
 		fs.Usage()
-		return usageErrorf("name one table: table2, table3, refine or depth")
+		return usageErrorf("name one table: table2, table3, refine, depth or platonov")
 	}
 	def, ok := reproductions[table]
 	if !ok {
-		return usageErrorf("unknown table %q (want table2, table3, refine or depth)", table)
+		return usageErrorf("unknown table %q (want table2, table3, refine, depth or platonov)", table)
 	}
 	spec := experiments.Spec{Experiment: table, Datasets: def.datasets, Methods: def.methods,
 		DatasetOptions: data.options(), Log: os.Stdout, Splits: splits, MaxRuns: *maxRuns, Command: "reproduce",
@@ -173,6 +179,11 @@ func runReproduce(args []string) error {
 	}
 	if *epochs > 0 {
 		spec.Override.Epochs = *epochs
+	}
+	if table == "platonov" {
+		// The filtered graphs' runs of Table 2 (same settings) count as done.
+		spec.Reuse = []experiments.Reuse{{Path: filepath.Join(filepath.Dir(spec.ResultsPath), "table2.json"),
+			Experiment: "table2"}}
 	}
 	if *out != "" {
 		spec.ResultsPath = *out

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -94,6 +95,8 @@ func runSweep(args []string) error {
 	epochs := fs.Int("epochs", 0, "override the epochs, >= 1 (default: each method's reference)")
 	maxRuns := fs.Int("max-runs", 0, "run only the first N splits at each point (0: all 10)")
 	seed := fs.Uint64("seed", 1, "graph generator seed")
+	csbmSep := fs.Float64("csbm-separation", synth.DefaultCSBMFeatureSeparation, "-base csbm: norm of each class's "+
+		"feature mean, in units of the feature noise (sets how well an MLP separates the classes)")
 	quick := fs.Bool("quick", false, "quick mode: h 0,0.2,0.5,0.9, degree 10, 2 splits, 60 epochs, into results/quick/")
 	out := fs.String("results", "", "results file (default results/sweep.json)")
 	data := addDataFlags(fs)
@@ -154,6 +157,18 @@ func runSweep(args []string) error {
 	}
 	if err := checkNameFlags("base", bases, spec.Methods); err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["csbm-separation"] {
+		if spec.Base != experiments.BaseCSBM {
+			return usageErrorf("-csbm-separation: a setting of -base csbm, not of -base %s", spec.Base)
+		}
+		if !(*csbmSep >= 0) || math.IsInf(*csbmSep, 0) {
+			return usageErrorf("-csbm-separation %v: must be a finite number >= 0", *csbmSep)
+		}
+		spec.CSBM = synth.DefaultCSBMConfig()
+		spec.CSBM.FeatureSeparation = *csbmSep
 	}
 	spec.Override.Epochs = *epochs
 	if *quick {

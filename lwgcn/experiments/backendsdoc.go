@@ -210,7 +210,7 @@ func backendAccuracy(dir string) (string, error) {
 	if !found {
 		return "", nil
 	}
-	sortByOrder(datasets, table2Datasets)
+	sortByOrder(datasets, Table2Datasets)
 	var b strings.Builder
 	b.WriteString("### LW-GCN accuracy per backend\n\n")
 	b.WriteString("`GOMLX_BACKEND=<backend> lwgcn train -dataset <d> -model lwgcn -splits 0-9 -results\n")

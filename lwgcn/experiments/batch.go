@@ -174,7 +174,7 @@ func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing 
 func (m *zooMethod) batchModel() (nn.Model, zoo.Training, bool) {
 	e, _ := zoo.Lookup(m.name)
 	nm, tr, err := e.Build(m.hyper)
-	if err != nil || tr.Epoch != nil || len(tr.Phases) > 0 {
+	if err != nil || tr.Epoch != nil || len(tr.Phases) > 0 || m.hyper.Selection().By == train.ByValROCAUC {
 		return nil, tr, false
 	}
 	if _, err := batched.For(nm); err != nil {
@@ -209,10 +209,7 @@ func (m *zooMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([
 		return nil, 0, fmt.Errorf("experiments: %s has no batched form", m.name)
 	}
 	e, _ := zoo.Lookup(m.name)
-	g := m.env.Graph
-	if e.Graph != nil {
-		g = e.Graph(g)
-	}
+	g := e.Prepare(m.env.Graph, m.hyper)
 	if size == 0 {
 		if size = batched.BatchSizeFor(g, nm, 0); size == 0 {
 			return nil, 0, nil
@@ -224,7 +221,7 @@ func (m *zooMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([
 	}
 	t, err := batched.New(m.env.Backend, nm, g, batched.Config{Epochs: epochs, LR: m.hyper.LR,
 		WeightDecay: m.hyper.WeightDecay, Optimizer: tr.Optimizer, BatchSize: size, Progress: m.env.Progress,
-		Backend: m.env.Info})
+		Backend: m.env.Info, Selection: m.hyper.Selection()})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -243,7 +240,7 @@ func (m *zooMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([
 
 // --- LW-GCN ---
 
-func (m *lwgcnMethod) batchable() bool { return m.cfg.RefineRounds == 0 }
+func (m *lwgcnMethod) batchable() bool { return m.cfg.RefineRounds == 0 && !m.cfg.SelectROCAUC }
 
 // memoryModel is the batched model whose memory estimate sizes LW-GCN's
 // batches (f_C, with f_G under selection; f_P is smaller than f_C).

@@ -18,6 +18,26 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
+// Metric names of Outcome.Metrics for the two-class datasets of Platonov et
+// al. (ROCAUCDataset): the selected epoch's validation and test ROC-AUC.
+const (
+	MetricValROCAUC  = "val_roc_auc"
+	MetricTestROCAUC = "test_roc_auc"
+)
+
+// ROCAUCDataset reports whether a dataset is evaluated by ROC-AUC, with
+// the epoch of best validation ROC-AUC: the two-class graphs of Platonov et
+// al. (2023), minesweeper, tolokers and questions, as their protocol does.
+// Every method run on them selects and reports so (zoo.SelectKey 2,
+// labelwise.Config.SelectROCAUC).
+func ROCAUCDataset(name string) bool {
+	switch name {
+	case "minesweeper", "tolokers", "questions":
+		return true
+	}
+	return false
+}
+
 // Outcome is what one training run on one split reports.
 type Outcome struct {
 	TestAcc, ValAcc, TrainAcc float64
@@ -154,6 +174,7 @@ func init() {
 		RegisterMethod(name, func(env Env) (Method, error) {
 			cfg := f(labelwise.Defaults(env.Dataset))
 			env.Override.apply(&cfg.Epochs, &cfg.Hidden, &cfg.Layers, &cfg.WeightDecay)
+			cfg.SelectROCAUC = ROCAUCDataset(env.Dataset)
 			r, err := labelwise.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
 			if err != nil {
 				return nil, err
@@ -211,6 +232,9 @@ func (m *lwgcnMethod) outcome(res *labelwise.SplitResult) Outcome {
 		w := f.WeightFC
 		o.SelectionWeight = &w
 	}
+	if m.cfg.SelectROCAUC {
+		o.Metrics[MetricValROCAUC], o.Metrics[MetricTestROCAUC] = f.ValROCAUC, f.TestROCAUC
+	}
 	for k, r := range res.Rounds {
 		if len(res.Rounds) > 1 {
 			o.Metrics[fmt.Sprintf("round%d_test_acc", k)] = r.TestAcc
@@ -239,6 +263,9 @@ func newZooMethod(name string, env Env) (Method, error) {
 		h, o.Epochs = e.WithEpochs(h, o.Epochs), 0
 	}
 	o.apply(&h.Epochs, &h.Hidden, &h.Layers, &h.WeightDecay)
+	if ROCAUCDataset(env.Dataset) {
+		h = h.With(zoo.SelectKey, float64(train.ByValROCAUC))
+	}
 	t, err := zoo.NewTrainer(env.Backend, env.Info, env.Graph, name, h, env.Progress)
 	if err != nil {
 		return nil, err
@@ -270,6 +297,10 @@ func (m *zooMethod) Run(ctx context.Context, split int, seed int64) (Outcome, er
 		return Outcome{}, err
 	}
 	defer rr.Finalize()
-	return Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
-		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: m.trainer.CompileTime().Seconds()}, nil
+	o := Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
+		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: m.trainer.CompileTime().Seconds()}
+	if m.hyper.Selection().By == train.ByValROCAUC {
+		o.Metrics = map[string]float64{MetricValROCAUC: rr.ValROCAUC, MetricTestROCAUC: rr.TestROCAUC}
+	}
+	return o, nil
 }

@@ -82,6 +82,33 @@ type Spec struct {
 	// Command names the invocation in the session record (e.g.
 	// "reproduce"); empty: "experiments.Run".
 	Command string
+	// reused are the opened Reuse files (set by runSession).
+	reused []reusedFile
+	// Reuse are other experiments' results whose runs count as recorded
+	// here (the same dataset, method, split, seed and configuration): the
+	// heterophily table takes Table 2's runs on the filtered graphs instead
+	// of training them again. They are read, never written.
+	Reuse []Reuse
+}
+
+// Reuse names a results file and the experiment its runs are keyed under.
+type Reuse struct {
+	Path, Experiment string
+}
+
+type reusedFile struct {
+	file       *results.File
+	experiment string
+}
+
+// recordedElsewhere says whether a Reuse file holds the run.
+func (s Spec) recordedElsewhere(ds, name string, r train.Run, config string) bool {
+	for _, u := range s.reused {
+		if u.file.Has(RunKey(u.experiment, ds, name, r, config)) {
+			return true
+		}
+	}
+	return false
 }
 
 // RunKey is the results key of one run.
@@ -151,7 +178,20 @@ func runSession(ctx context.Context, b compute.Backend, info backend.Info, spec 
 		variants = []Spec{spec}
 	}
 	pseudo := labelwise.NewPseudoCache() // f_P shared by the variants, methods and cells
+	var reused []reusedFile
+	for _, r := range spec.Reuse {
+		f, openErr := results.Open(r.Path)
+		if openErr != nil {
+			err = openErr
+			break
+		}
+		reused = append(reused, reusedFile{f, r.Experiment})
+	}
 	for _, v := range variants {
+		if err != nil {
+			break
+		}
+		v.reused = reused
 		if err = runSpec(ctx, b, info, v, file, pseudo); err != nil {
 			break
 		}
@@ -219,6 +259,10 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 			logf("%s %s %s split %d seed %d: recorded, skipped", spec.Experiment, ds, name, r.Split, r.Seed)
 			continue
 		}
+		if spec.recordedElsewhere(ds, name, r, config) {
+			logf("%s %s %s split %d seed %d: recorded in another table, reused", spec.Experiment, ds, name, r.Split, r.Seed)
+			continue
+		}
 		missing = append(missing, r)
 	}
 	if len(missing) == 0 {
@@ -242,6 +286,9 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 		w := ""
 		if o.SelectionWeight != nil {
 			w = fmt.Sprintf(", weight f_C %.3f", *o.SelectionWeight)
+		}
+		if auc, ok := o.Metrics[MetricTestROCAUC]; ok {
+			w += fmt.Sprintf(", ROC-AUC test %.2f %% (val %.2f %%)", 100*auc, 100*o.Metrics[MetricValROCAUC])
 		}
 		how := "alone"
 		if perBatch > 0 {

@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+	"github.com/lwgcn/toolkit/lwgcn/synth"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -196,4 +199,46 @@ func TestPlanSweepCountsWhatTheSweepTrains(t *testing.T) {
 	// one h trains 2 x 4 epochs.
 	spec.Methods, spec.Hs, spec.ResultsPath = []string{"lwgcn+refine1"}, []float64{0.5}, filepath.Join(t.TempDir(), "r.json")
 	check(1, SweepPlan{Runs: 1, Epochs: 8})
+}
+
+// A CSBM sweep generates its points from spec.CSBM (the -csbm-separation
+// setting), the point's homophily and degree replacing the config's.
+func TestSweepGraphUsesTheCSBMConfig(t *testing.T) {
+	cfg := synth.DefaultCSBMConfig()
+	cfg.NumNodes, cfg.FeatureSeparation = 300, 1.15
+	spec := SweepSpec{Base: BaseCSBM, CSBM: cfg, Seed: 1}
+	g, real, err := sweepGraph(context.Background(), spec, nil, SweepPoint{H: 0.3, Degree: 6}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumNodes() != 300 || math.Abs(real.H-0.3) > 0.01 || math.Abs(real.AverageDegree-6) > 0.05 {
+		t.Fatalf("point graph: %v, realised h %.3f, degree %.2f; want 300 nodes, h 0.3, degree 6", g, real.H, real.AverageDegree)
+	}
+	if !strings.Contains(csbmKey(spec), "FeatureSeparation:1.15") {
+		t.Fatalf("results key %q does not record the separation", csbmKey(spec))
+	}
+}
+
+// SweepLead compares LW-GCN\G with GCN and MLP at one homophily, per degree,
+// from the point means.
+func TestSweepLead(t *testing.T) {
+	var runs []results.Run
+	add := func(model string, d, acc float64) {
+		runs = append(runs, results.Run{Model: model, Dataset: "csbm", TestAcc: acc,
+			Params: map[string]float64{"h": 0.2, "degree": d}})
+	}
+	add("lwgcn-g", 5, 0.70)
+	add("lwgcn-g", 5, 0.72)
+	add("gcn", 5, 0.60)
+	add("mlp", 5, 0.66)
+	add("lwgcn-g", 10, 0.75)
+	add("gcn", 10, 0.78)
+	add("gat", 20, 0.5) // no LW-GCN\G at d = 20: no entry
+	want := "LW-GCN\\G at h = 0.2 (CSBM): d = 5: +11.0 over GCN, +5.0 over MLP; d = 10: -3.0 over GCN.\n\n"
+	if got := SweepLead(runs, "csbm", 0.2); got != want {
+		t.Errorf("lead %q, want %q", got, want)
+	}
+	if got := SweepLead(runs, "csbm", 0.5); got != "" {
+		t.Errorf("no curves at h = 0.5: %q", got)
+	}
 }

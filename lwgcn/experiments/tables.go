@@ -117,6 +117,8 @@ func DatasetTitle(d string) string {
 		return "Squirrel (filtered)"
 	case "arxiv-year":
 		return "arxiv-year"
+	case BaseCSBM:
+		return "CSBM"
 	}
 	if d == "" {
 		return d

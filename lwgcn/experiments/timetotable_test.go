@@ -60,7 +60,7 @@ func TestTimeToTableTable2(t *testing.T) {
 	}
 	sums := Summaries(f.Runs())
 	methods := append([]string{"lwgcn"}, "gcn", "mlp")
-	cells, cellRuns := comparisonCells(sums, methods, table2Datasets)
+	cells, cellRuns := comparisonCells(sums, methods, Table2Datasets)
 	got := computeTimeToTable(f.Sessions(), cellRuns, cells)
 	want := TimeToTable{SessionSecs: 130.5, WallSecs: 130.5, Sessions: 2, MaxLoad1: -1, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 27, CompleteCells: 1}
 	if got != want {

@@ -19,6 +19,10 @@ type Features struct {
 	rowPtr []int32
 	colIdx []int32
 	vals   []float32
+
+	// unnormalized is the matrix RowNormalized divided (nil unless these
+	// features come from RowNormalized): see Unnormalized.
+	unnormalized *Features
 }
 
 // NewDenseFeatures wraps row-major data (len rows*cols) without copying it.
@@ -278,8 +282,30 @@ func (f *Features) RowSums() []float64 {
 // sum); rows summing to 0 are left as they are. This is the "sum to 1"
 // normalisation of GCN and LW-GCN on Planetoid features. PyTorch Geometric's
 // NormalizeFeatures divides by max(sum, 1) instead, which differs only for
-// rows with 0 < sum < 1 (never for binary bags of words).
+// rows with 0 < sum < 1 (never for binary bags of words). The result
+// remembers the features it came from (Unnormalized).
 func (f *Features) RowNormalized() *Features {
+	out := f.rowNormalized()
+	out.unnormalized = f.Unnormalized()
+	return out
+}
+
+// Unnormalized returns the features before any row normalisation: for
+// features made by RowNormalized (once or more), the matrix the first
+// RowNormalized was given; for any other features, f itself. Baselines whose
+// official loaders read the raw Planetoid bags of words (SuperGAT, LINKX,
+// ASGC) undo the standard preprocessing this way. Derivations other than
+// RowNormalized (SelectRows, ToDense, ToSparse) start afresh: their
+// Unnormalized is themselves.
+func (f *Features) Unnormalized() *Features {
+	if f.unnormalized != nil {
+		return f.unnormalized
+	}
+	return f
+}
+
+// rowNormalized is RowNormalized without the link to f.
+func (f *Features) rowNormalized() *Features {
 	sums := f.RowSums()
 	scale := func(r int) float32 {
 		if sums[r] == 0 {

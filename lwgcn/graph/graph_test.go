@@ -265,3 +265,28 @@ func ExampleGraph_Stats() {
 	// Output:
 	// 3 nodes, 3 edges, 3 undirected, avg degree 1.0, classes [2 1]
 }
+
+// TestWithUnnormalizedFeatures: the raw features survive row normalisation
+// (twice, and through edge transforms), so a model can read them back.
+func TestWithUnnormalizedFeatures(t *testing.T) {
+	g := tiny(t)
+	n := g.RowNormalizeFeatures().RowNormalizeFeatures().ToUndirected().RemoveSelfLoops()
+	if got := n.Features().DenseRow(3); got[0] != 0.25 || got[2] != 0.75 {
+		t.Fatalf("normalised row 3 = %v", got)
+	}
+	raw := n.WithUnnormalizedFeatures()
+	if !raw.Features().Equal(g.Features()) {
+		t.Errorf("unnormalised row 3 = %v, want the loaded %v", raw.Features().DenseRow(3), g.Features().DenseRow(3))
+	}
+	if edges(raw) != edges(n) {
+		t.Errorf("edges changed: %s, want %s", edges(raw), edges(n))
+	}
+	// Never normalised, or rebuilt from a normalised matrix: the features stay.
+	if g.WithUnnormalizedFeatures().Features() != g.Features() {
+		t.Errorf("a graph never normalised changed its features")
+	}
+	d := n.Features().ToDense()
+	if d.Unnormalized() != d {
+		t.Errorf("ToDense kept the link to the unnormalised features")
+	}
+}

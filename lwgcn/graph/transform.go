@@ -102,6 +102,19 @@ func (g *Graph) RowNormalizeFeatures() *Graph {
 	return c
 }
 
+// WithUnnormalizedFeatures returns the graph with its features as they were
+// before any row normalisation (Features.Unnormalized): a model whose
+// official loader reads the raw features undoes the standard preprocessing
+// (datasets.Standard row-normalises Planetoid features) with it. Edges
+// unchanged; a graph whose features were never row-normalised keeps them.
+func (g *Graph) WithUnnormalizedFeatures() *Graph {
+	c := g.withEdges(g.src, g.dst)
+	if g.features != nil {
+		c.features = g.features.Unnormalized()
+	}
+	return c
+}
+
 // Subgraph keeps the nodes with keep[v] true, renumbered in increasing order,
 // and the edges between them (edge order kept). Features, labels and splits
 // are restricted to the kept nodes. It also returns, for each new node, its id

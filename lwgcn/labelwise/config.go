@@ -116,6 +116,12 @@ type Config struct {
 	// RefineRounds > 0 retrains with LW-GCN's own predictions as pseudo
 	// labels that many times (beyond the paper).
 	RefineRounds int
+
+	// SelectROCAUC reports the main model's epoch of highest validation
+	// ROC-AUC instead of accuracy (two-class graphs; Platonov et al.'s
+	// protocol), with its test ROC-AUC. Omitted from the JSON when false, so
+	// the configurations recorded before it keep their keys.
+	SelectROCAUC bool `json:",omitempty"`
 }
 
 // Name is a short name for the configuration: "lwgcn", "lwgcn-g" (LW-GCN\G),

@@ -28,6 +28,9 @@ type RoundResult struct {
 	// test nodes.
 	PseudoAcc  float64
 	MsPerEpoch float64
+	// ValROCAUC and TestROCAUC are the best epoch's under
+	// Config.SelectROCAUC, else 0.
+	ValROCAUC, TestROCAUC float64
 }
 
 // SplitResult is LW-GCN (or an ablation) on one split with one seed.
@@ -110,6 +113,9 @@ func NewRunner(b compute.Backend, info backend.Info, g *graph.Graph, cfg Config,
 
 	// Main model.
 	tc := train.Config{Epochs: cfg.Epochs, Progress: progress, Backend: info, PrepareRun: r.addLabelWise}
+	if cfg.SelectROCAUC {
+		tc.Selection.By = train.ByValROCAUC
+	}
 	fc := LabelWiseGCN{Variant: cfg.Variant, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: cfg.Dropout}
 	var m nn.Model
 	if cfg.Backbone == BackboneNone {
@@ -184,7 +190,7 @@ func (r *Runner) Run(ctx context.Context, split int, seed int64) (*SplitResult, 
 		}
 		res.Rounds = append(res.Rounds, RoundResult{TestAcc: mr.TestAcc, ValAcc: mr.ValAcc, TrainAcc: mr.TrainAcc,
 			BestEpoch: mr.BestEpoch, WeightFC: w, PseudoAcc: Accuracy(r.labels, r.g.Labels(), sp.Test),
-			MsPerEpoch: mr.MsPerEpoch})
+			MsPerEpoch: mr.MsPerEpoch, ValROCAUC: mr.ValROCAUC, TestROCAUC: mr.TestROCAUC})
 		if r.labels, err = r.argmaxLabels(mr.LogProbs, sp); err != nil {
 			return nil, err
 		}

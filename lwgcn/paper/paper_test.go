@@ -43,3 +43,21 @@ func TestTablesComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatonov: every row has every dataset, and the best per dataset is the
+// published maximum (GAT-sep on both two-class graphs, GCN on both filtered
+// ones).
+func TestPlatonov(t *testing.T) {
+	for _, m := range PlatonovModels {
+		for _, d := range PlatonovDatasets {
+			if p := Platonov[m][d]; p.Mean <= 0 || p.Std <= 0 {
+				t.Errorf("%s on %s: %+v", m, d, p)
+			}
+		}
+	}
+	for d, want := range map[string]string{Minesweeper: "gat-sep", Tolokers: "gat-sep", ChameleonFiltered: "gcn", SquirrelFiltered: "gcn"} {
+		if m, p := PlatonovBest(d); m != want || p != Platonov[want][d] {
+			t.Errorf("best on %s: %s %+v, want %s", d, m, p, want)
+		}
+	}
+}

@@ -286,11 +286,7 @@ func TestModelsForwardAndGradients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mg := g
-			if e.Graph != nil {
-				mg = e.Graph(g)
-			}
-			compareModel(t, m, mg, nil)
+			compareModel(t, m, e.Prepare(g, h), nil)
 		})
 	}
 	for _, v := range []labelwise.Variant{labelwise.Small, labelwise.Dense} {

@@ -69,6 +69,10 @@ type Config struct {
 	// Backend describes the backend for Result.Backend (backend.Shared's
 	// Info); when zero, a description is derived from the backend itself.
 	Backend backend.Info
+	// Selection picks each run's reported epoch and may stop a run early;
+	// the zero value is the protocol's (best validation accuracy, first on
+	// ties, every epoch).
+	Selection Selection
 }
 
 // Phase is a stretch of a run's epochs built by one EpochFunc.
@@ -190,21 +194,27 @@ type EpochStats struct {
 	Epoch                     int
 	TrainLoss, ValLoss        float64
 	TrainAcc, ValAcc, TestAcc float64
-	Extra                     map[string]float64
-	Duration                  time.Duration
+	// ValROCAUC and TestROCAUC are set under ByValROCAUC selection (the
+	// positive class is class 1), else 0.
+	ValROCAUC, TestROCAUC float64
+	Extra                 map[string]float64
+	Duration              time.Duration
 }
 
 // RunResult is the outcome of one run.
 type RunResult struct {
 	Split int
 	Seed  int64
-	// BestEpoch (from 1) has the highest validation accuracy (the first one
-	// on ties); the accuracies, losses and extras are that epoch's.
+	// BestEpoch (from 1) is the epoch Config.Selection picks (by default
+	// the highest validation accuracy, the first one on ties); the
+	// accuracies, losses, ROC-AUCs and extras are that epoch's.
 	BestEpoch                 int
 	ValAcc, TestAcc, TrainAcc float64
 	ValLoss                   float64
+	ValROCAUC, TestROCAUC     float64
 	Extra                     map[string]float64
-	// Epochs is the number of epochs run.
+	// Epochs is the number of epochs run (fewer than Config.Epochs when the
+	// selection's patience stopped the run).
 	Epochs int
 	// MsPerEpoch is the mean wall time of an epoch (the compiled call and
 	// reading its statistics); MedianMsPerEpoch the median. Compilation is
@@ -346,6 +356,12 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	}
 	if cfg.CheckpointEvery < 0 {
 		return nil, fmt.Errorf("train: checkpoint interval must be >= 0, got %d", cfg.CheckpointEvery)
+	}
+	if err := cfg.Selection.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Selection.By == ByValROCAUC && g.NumClasses() != 2 {
+		return nil, fmt.Errorf("train: ROC-AUC selection needs a two-class graph; %q has %d classes", g.Name(), g.NumClasses())
 	}
 	if g.Labels() == nil {
 		return nil, fmt.Errorf("train: graph %q has no labels", g.Name())
@@ -547,10 +563,13 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 		return c / n
 	}
 	args := er.args
-	best := rr.ValAcc
-	if rr.BestEpoch == 0 {
-		best = math.Inf(-1)
+	// A resumed run replays its recorded epochs into the selector, which
+	// restores its best and its patience count.
+	selector := t.cfg.Selection.NewSelector()
+	for _, es := range rr.History {
+		selector.Observe(es)
 	}
+	stopped := false // the selection's patience ended the run
 	var durations []time.Duration
 	var firstLoss float64 // the first training loss of this process's epochs (CheckLoss)
 	// record books epoch's statistics (trainLoss: its step's loss; stats
@@ -562,6 +581,14 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 		es := EpochStats{Run: index, Split: r.Split, Seed: r.Seed, Epoch: epoch, TrainLoss: trainLoss,
 			ValLoss: stats[statValLoss], TrainAcc: frac(stats[statTrainCorrect], nTrain),
 			ValAcc: frac(stats[statValCorrect], nVal), TestAcc: frac(stats[statTestCorrect], nTest), Duration: dur}
+		if t.cfg.Selection.By == ByValROCAUC && stats[statFinite] != 0 {
+			var err error
+			if es.ValROCAUC, es.TestROCAUC, err = splitROCAUC(logp, t.graph.Labels(), split); err != nil {
+				_ = logp.FinalizeAll()
+				finalizeWeights(weights)
+				return fmt.Errorf("train: epoch %d of split %d: %w", epoch, r.Split, err)
+			}
+		}
 		if len(t.extras[phase]) > 0 {
 			es.Extra = map[string]float64{}
 			for i, k := range t.extras[phase] {
@@ -586,14 +613,16 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 		}
 		rr.History = append(rr.History, es)
 		rr.Epochs = epoch
-		if es.ValAcc > best {
-			best = es.ValAcc
+		selected, stop := selector.Observe(es)
+		stopped = stop
+		if selected {
 			if rr.LogProbs != nil {
 				_ = rr.LogProbs.FinalizeAll()
 			}
 			rr.LogProbs = logp
 			rr.BestEpoch, rr.ValAcc, rr.TestAcc, rr.TrainAcc, rr.ValLoss, rr.Extra = epoch, es.ValAcc, es.TestAcc,
 				es.TrainAcc, es.ValLoss, es.Extra
+			rr.ValROCAUC, rr.TestROCAUC = es.ValROCAUC, es.TestROCAUC
 			if weights != nil {
 				finalizeWeights(rr.Weights)
 				rr.Weights = weights
@@ -607,8 +636,8 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 			release()
 		}
 		p.EndEpoch(es)
-		if ck != nil && (epoch == t.cfg.Epochs || (t.cfg.CheckpointEvery > 0 && epoch%t.cfg.CheckpointEvery == 0)) {
-			if err := ck.save(t.store, rr, epoch, epoch == t.cfg.Epochs); err != nil {
+		if ck != nil && (stop || epoch == t.cfg.Epochs || (t.cfg.CheckpointEvery > 0 && epoch%t.cfg.CheckpointEvery == 0)) {
+			if err := ck.save(t.store, rr, epoch, stop || epoch == t.cfg.Epochs); err != nil {
 				return err
 			}
 		}
@@ -668,11 +697,19 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 			if err := record(epoch, phase, stats[statTrainLoss], stats, logp, dur, nil); err != nil {
 				return nil, err
 			}
+			if stopped {
+				break
+			}
 			continue
 		}
 		if pending != nil {
 			if err := record(pending.epoch, phase, pending.loss, stats, logp, pending.dur, before); err != nil {
 				return nil, err
+			}
+			if stopped {
+				// This call's step belongs to an epoch the run does not
+				// have: the run ends at the one just recorded.
+				break
 			}
 		} else {
 			_ = logp.FinalizeAll()
@@ -692,6 +729,9 @@ func (t *Trainer) runOne(ctx context.Context, index int, r Run) (*RunResult, err
 				return nil, err
 			}
 			pending = nil
+			if stopped {
+				break
+			}
 		}
 	}
 	rr.MsPerEpoch, rr.MedianMsPerEpoch = meanMedianMs(durations)

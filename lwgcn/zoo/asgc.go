@@ -46,9 +46,14 @@ func init() {
 // regression is trained under the protocol: Adam, best validation epoch,
 // loss = mean cross-entropy + ‖W‖²/(2·C·n_train) (scikit-learn's objective
 // divided by n_train; the intercept is not penalised).
+//
+// Preprocessing as the official notebook's load_dataset: PyG's datasets
+// without NormalizeFeatures (RawFeaturesKey: Cora and Citeseer keep their
+// binary bags of words; the filter is fitted per feature column, so row
+// scaling changes it), edges symmetrised (adj.maximum(adj.T)).
 func asgcDefaults(d string) Hyper {
 	h := Hyper{LR: ASGCLR, Epochs: ASGCEpochs}
-	h = h.With("k", 2).With("reg", 0.01).With("c", ASGCInverseL2)
+	h = planetoidRaw(h.With("k", 2).With("reg", 0.01).With("c", ASGCInverseL2), d)
 	switch d {
 	case "texas":
 		// Validation grid (mean over the 10 splits): K=2, R=1e-2 85.9 (next:

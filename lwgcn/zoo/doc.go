@@ -8,5 +8,12 @@
 //
 // All baselines are trained with the same protocol as LW-GCN: full-batch
 // Adam as PyTorch defines it, a fixed number of epochs (400 unless the entry
-// says otherwise), and the epoch of best validation accuracy reported.
+// says otherwise), and the epoch of best validation accuracy reported,
+// except where an entry follows its official code (documented beside its
+// settings, and part of its Hyper so that the runs' keys record it): the
+// features its loader reads (RawFeaturesKey: SuperGAT, LINKX and ASGC read
+// the raw Planetoid features; Entry.Prepare applies it and the entry's
+// Graph), and the epoch it reports and when it stops (SelectKey,
+// TiesLaterKey, PatienceKey: GCNII and FAGCN on Planetoid keep the lowest
+// validation loss with patience, SuperGAT the later of equal epochs).
 package zoo

@@ -6,12 +6,14 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 // FAGCN reference settings: the official bdy9527/FAGCN src/train.py defaults
-// (its example is the Wikipedia squirrel graph): hidden 32, 2 layers,
-// ε = 0.3, dropout 0.5, Adam lr 0.01, weight decay 5e-5, 500 epochs, the
-// epoch of best validation accuracy reported (as the protocol does).
+// (its example is the Wikipedia squirrel graph, 60/20/20 splits): hidden 32,
+// 2 layers, ε = 0.3, dropout 0.5, Adam lr 0.01, weight decay 5e-5, 500
+// epochs, the epoch of best validation accuracy reported (train.py sorts
+// the epochs by validation accuracy for every dataset but Planetoid's).
 const (
 	FAGCNHidden  = 32
 	FAGCNLayers  = 2
@@ -20,6 +22,27 @@ const (
 	FAGCNLR      = 0.01
 	FAGCNWD      = 5e-5
 	FAGCNEpochs  = 500
+)
+
+// FAGCN's semi-supervised settings for the Planetoid public splits (Cora,
+// Citeseer, Pubmed), which the train.py defaults are not: hidden 16, weight
+// decay 1e-3, dropout 0.6, ε = 0.3, 4 layers (lr 0.01 and 500 epochs as
+// the defaults). The repository publishes no command for them; these are
+// the FAGCN paper's semi-supervised settings as the audit read
+// them. The stored sources here hold neither the paper's settings
+// paragraph nor a script of the authors, so they are unverified beyond
+// this: GammaGL's FAGCN example (BUPT-GAMMA, the authors' group) runs the
+// Planetoid graphs with hidden 16, lr 0.01, weight decay 1e-3, dropout
+// 0.6 and ε 0.2 (3-6 layers) in its Paddle commands. train.py's Planetoid
+// branch selects the epoch of lowest validation loss and stops after 200
+// epochs that do not lower the loss and raise the accuracy together
+// (FAGCNPatience).
+const (
+	FAGCNSemiHidden  = 16
+	FAGCNSemiLayers  = 4
+	FAGCNSemiDropout = 0.6
+	FAGCNSemiWD      = 1e-3
+	FAGCNPatience    = 200
 )
 
 func init() {
@@ -44,7 +67,7 @@ func init() {
 // FAGCNGraph is the official preprocessing: features row-normalised
 // (normalize_features, every dataset), edges made symmetric and simple with
 // no self loops (dgl.to_simple, to_bidirected, remove_self_loop).
-func FAGCNGraph(g *graph.Graph) *graph.Graph {
+func FAGCNGraph(g *graph.Graph, _ Hyper) *graph.Graph {
 	return g.RowNormalizeFeatures().ToUndirected().RemoveSelfLoops()
 }
 
@@ -63,12 +86,21 @@ func FAGCNGraph(g *graph.Graph) *graph.Graph {
 // Table 2 in brackets): Texas 83.8 ± 5.3 (79.5 ± 4.8) with the tuned
 // setting, 78.1 ± 6.8 with the defaults; Chameleon 62.8 ± 1.4 (63.9 ± 2.2)
 // with the defaults. Both within two standard deviations.
+//
+// Cora, Citeseer and Pubmed take the semi-supervised settings (FAGCNSemi*)
+// with train.py's Planetoid selection: lowest validation loss, patience
+// FAGCNPatience on loss and accuracy together. With the train.py defaults
+// and accuracy selection they tested at 76.0 ± 3.1 (Cora) and 66.6 ± 3.3
+// (Citeseer), against the paper's 83.1 and 71.7.
 func fagcnDefaults(d string) Hyper {
 	h := Hyper{Hidden: FAGCNHidden, Layers: FAGCNLayers, Alpha: FAGCNEps, Dropout: FAGCNDropout, LR: FAGCNLR,
 		WeightDecay: FAGCNWD, Epochs: FAGCNEpochs}
 	switch d {
 	case "texas", "wisconsin", "cornell":
 		h.Hidden, h.LR = 64, 0.05
+	case "cora", "citeseer", "pubmed":
+		h.Hidden, h.Layers, h.Dropout, h.WeightDecay = FAGCNSemiHidden, FAGCNSemiLayers, FAGCNSemiDropout, FAGCNSemiWD
+		h = h.With(SelectKey, float64(train.ByValLoss)).With(PatienceKey, FAGCNPatience).With(PatienceBothKey, 1)
 	}
 	return h
 }

@@ -116,7 +116,7 @@ func TestFAGCNEntry(t *testing.T) {
 	checkTinyRun(t, rr, 15)
 	checkRunRepeats(t, tr, rr)
 	// The entry's graph: row-normalised features, symmetric, no self loops.
-	g := FAGCNGraph(ringChords16Graph(t))
+	g := FAGCNGraph(ringChords16Graph(t), Hyper{})
 	if !g.IsSymmetric() || g.NumSelfLoops() != 0 {
 		t.Fatalf("FAGCN graph symmetric %v, self loops %d", g.IsSymmetric(), g.NumSelfLoops())
 	}

@@ -25,7 +25,7 @@ func init() {
 		Build:    buildGPRGNN,
 		// The official loaders symmetrise the graph and row-normalise the
 		// features (T.NormalizeFeatures) for every dataset.
-		Graph: func(g *graph.Graph) *graph.Graph { return g.ToUndirected().RowNormalizeFeatures() },
+		Graph: func(g *graph.Graph, _ Hyper) *graph.Graph { return g.ToUndirected().RowNormalizeFeatures() },
 	})
 }
 

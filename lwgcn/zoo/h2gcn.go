@@ -17,7 +17,9 @@ func init() {
 		Build:    buildH2GCN,
 		// The official code loads the Geom-GCN graphs as undirected networkx
 		// graphs, removes self loops and row-normalises the features.
-		Graph: func(g *graph.Graph) *graph.Graph { return g.ToUndirected().RemoveSelfLoops().RowNormalizeFeatures() },
+		Graph: func(g *graph.Graph, _ Hyper) *graph.Graph {
+			return g.ToUndirected().RemoveSelfLoops().RowNormalizeFeatures()
+		},
 		Notes: map[string]string{
 			"squirrel": "One setup for every dataset (h2gcnDefaults: 2 rounds, ReLU, dropout 0.5, L2 5e-4); the " +
 				"official code picks one of 16 per dataset on validation, a grid not run on Squirrel here.",

@@ -53,9 +53,15 @@ func init() {
 //
 // The other Wikipedia graphs take Chameleon's point, the other WebKB graphs
 // and the rest Texas's.
+//
+// Preprocessing as the official loaders (dataset.py): the features as
+// stored (RawFeaturesKey; load_planetoid_dataset reads PyG's Planetoid
+// without NormalizeFeatures, load_geom_gcn_dataset the .mat files), the
+// edges symmetrised (main.py's to_undirected); the epoch of best validation
+// accuracy, the first on ties (logger.py's argmax).
 func linkxDefaults(d string) Hyper {
 	h := Hyper{Hidden: 256, Layers: 2, Dropout: 0.5, LR: 0.01, WeightDecay: linkxWD, Epochs: linkxEpochs}
-	h = h.With(LINKXLayersA, 1).With(LINKXLayersX, 1)
+	h = planetoidRaw(h.With(LINKXLayersA, 1).With(LINKXLayersX, 1), d)
 	switch d {
 	case "chameleon", "squirrel", "chameleon_filtered", "squirrel_filtered", "crocodile":
 		h.LR = 0.002

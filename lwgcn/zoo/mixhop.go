@@ -47,6 +47,11 @@ func init() {
 // Geom-GCN graphs, configs/real-geomgcn/mixhop.json), chosen per dataset on
 // mean validation accuracy over the 10 splits.
 //
+// Preprocessing: the official mixhop_dataset.ReadDataset reads the raw allx
+// and the model L2-normalises its (dropped-out) input rows, which undoes any
+// positive row scaling: the standard row-normalised Planetoid features give
+// the model the same input up to float rounding, so no raw-features key.
+//
 // Planetoid graphs: train_cora.sh / train_citeseer.sh / train_pubmed_2layer_psum.sh
 // use input dropout 0.5, layer dropout 0.9, L2 5e-3 (Citeseer 5e-2) and
 // hidden 60 with unequal per-power capacities; here the capacities are

@@ -100,7 +100,7 @@ func TestH2GCNEntryTrains(t *testing.T) {
 	trainOnCycleChords10(t, "h2gcn", h)
 	// The transform drops self loops and row-normalises the features.
 	e, _ := Lookup("h2gcn")
-	g := e.Graph(cycleChords10Graph(t))
+	g := e.Graph(cycleChords10Graph(t), Hyper{})
 	if g.NumSelfLoops() != 0 || !g.IsSymmetric() {
 		t.Fatalf("h2gcn graph: %d self loops, symmetric %v", g.NumSelfLoops(), g.IsSymmetric())
 	}

@@ -6,7 +6,6 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
-	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
@@ -32,7 +31,7 @@ func init() {
 		// The official code row-normalises the features and keeps the edge
 		// rows as given (a directed nx.DiGraph for the Geom-GCN graphs; the
 		// Planetoid graphs are symmetric already).
-		Graph: func(g *graph.Graph) *graph.Graph { return g.RowNormalizeFeatures() },
+		Graph: rowNormalized,
 	})
 }
 

@@ -48,6 +48,20 @@ func (h Hyper) Validate() error {
 			}
 		}
 	}
+	for _, k := range []string{RawFeaturesKey, TiesLaterKey, PatienceBothKey} {
+		if v, ok := h.Extra[k]; ok && v != 0 && v != 1 {
+			return fmt.Errorf("extra %q must be 0 or 1, got %v", k, v)
+		}
+	}
+	if v := h.Get(SelectKey, 0); v != 0 && v != 1 && v != 2 {
+		return fmt.Errorf("extra %q must be 0 (validation accuracy), 1 (loss) or 2 (ROC-AUC), got %v", SelectKey, v)
+	}
+	if v := h.Get(PatienceKey, 0); v < 0 || v != math.Trunc(v) {
+		return fmt.Errorf("extra %q must be a whole number >= 0 (0: no early stop), got %v", PatienceKey, v)
+	}
+	if h.Get(PatienceBothKey, 0) == 1 && h.Get(PatienceKey, 0) == 0 {
+		return fmt.Errorf("extra %q needs a %q > 0", PatienceBothKey, PatienceKey)
+	}
 	return nil
 }
 

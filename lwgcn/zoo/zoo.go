@@ -22,6 +22,50 @@ const (
 	DefaultWD     = 5e-4
 )
 
+// Extra keys every entry may set, for the preprocessing and the model
+// selection of its official code (Prepare, Hyper.Selection). Being in the
+// Hyper, they are part of a run's configuration (its results key) and are
+// recorded with it.
+const (
+	// RawFeaturesKey = 1: the features as loaded, before the standard
+	// preprocessing's row normalisation of the Planetoid graphs
+	// (datasets.Standard): SuperGAT's, LINKX's and ASGC's loaders read PyG's
+	// Planetoid without NormalizeFeatures. A no-op on graphs whose features
+	// were not normalised.
+	RawFeaturesKey = "raw_features"
+	// SelectKey picks the reported epoch: 0 (or absent) the highest
+	// validation accuracy, the protocol's; 1 the lowest validation loss
+	// (GCNII, FAGCN on Planetoid); 2 the highest validation ROC-AUC (binary
+	// tasks of Platonov et al.). See train.Criterion.
+	SelectKey = "select"
+	// TiesLaterKey = 1: an epoch equal to the best so far replaces it
+	// (SuperGAT's ">=").
+	TiesLaterKey = "ties_later"
+	// PatienceKey > 0 stops a run after that many epochs without a new best
+	// (GCNII's 100); PatienceBothKey = 1 counts the epochs that do not
+	// improve the validation loss and accuracy together (FAGCN's 200).
+	PatienceKey     = "patience"
+	PatienceBothKey = "patience_both"
+)
+
+// planetoidRaw returns h reading the raw features on the Planetoid graphs,
+// the only ones the standard preprocessing normalises (elsewhere the key
+// would change nothing but the runs' keys).
+func planetoidRaw(h Hyper, dataset string) Hyper {
+	switch dataset {
+	case "cora", "citeseer", "pubmed":
+		return h.With(RawFeaturesKey, 1)
+	}
+	return h
+}
+
+// Selection is the model selection the Hyper's extras ask for (the zero
+// Selection, the protocol's, when they are absent).
+func (h Hyper) Selection() train.Selection {
+	return train.Selection{By: train.Criterion(h.Get(SelectKey, 0)), LaterOnTies: h.Get(TiesLaterKey, 0) == 1,
+		Patience: int(h.Get(PatienceKey, 0)), PatienceOnBoth: h.Get(PatienceBothKey, 0) == 1}
+}
+
 // Hyper are a model's hyperparameters: the union of what the entries use.
 // Entries document which fields they read.
 type Hyper struct {
@@ -86,8 +130,10 @@ type Entry struct {
 	// Build returns the model and how to train it.
 	Build func(h Hyper) (nn.Model, Training, error)
 	// Graph, if set, transforms the (standard-preprocessed) dataset graph
-	// before training, e.g. ToUndirected.
-	Graph func(g *graph.Graph) *graph.Graph
+	// before training as the official loader does, e.g. Undirected; h is
+	// the run's settings (GCNII's official pipelines differ per dataset).
+	// Prepare applies it.
+	Graph func(g *graph.Graph, h Hyper) *graph.Graph
 	// EpochExtras are the Extra keys that count epochs within Hyper.Epochs
 	// (BM-GCN's MLP pre-training epochs): WithEpochs scales them with it.
 	EpochExtras []string
@@ -95,6 +141,20 @@ type Entry struct {
 	// the paper's number (key "" applies to every dataset); docs/RESULTS.md
 	// prints them next to the comparison.
 	Notes map[string]string
+}
+
+// Prepare returns the graph the entry trains on with settings h: the
+// standard-preprocessed dataset g (datasets.Standard) with the official
+// loader's transforms, first the raw features when h asks for them
+// (RawFeaturesKey), then the entry's Graph.
+func (e Entry) Prepare(g *graph.Graph, h Hyper) *graph.Graph {
+	if h.Get(RawFeaturesKey, 0) == 1 {
+		g = g.WithUnnormalizedFeatures()
+	}
+	if e.Graph != nil {
+		g = e.Graph(g, h)
+	}
+	return g
 }
 
 // Note returns the entry's note for dataset, else its general note.
@@ -173,15 +233,13 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 	if err != nil {
 		return nil, fmt.Errorf("zoo: %s: %w", name, err)
 	}
-	if e.Graph != nil {
-		g = e.Graph(g)
-	}
+	g = e.Prepare(g, h)
 	epochs := h.Epochs
 	if epochs == 0 {
 		epochs = DefaultEpochs
 	}
 	cfg := train.Config{Epochs: epochs, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer, Epoch: tr.Epoch,
-		Phases: tr.Phases, Progress: progress, Backend: info}
+		Phases: tr.Phases, Progress: progress, Backend: info, Selection: h.Selection()}
 	for _, f := range configure {
 		f(&cfg)
 	}
@@ -190,7 +248,11 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 
 // Undirected is the Graph transform most baselines use: the symmetric
 // closure of the edges (their reference code symmetrises the adjacency).
-func Undirected(g *graph.Graph) *graph.Graph { return g.ToUndirected() }
+func Undirected(g *graph.Graph, _ Hyper) *graph.Graph { return g.ToUndirected() }
+
+// rowNormalized is the Graph transform of baselines whose loaders
+// row-normalise the features and keep the edges as given.
+func rowNormalized(g *graph.Graph, _ Hyper) *graph.Graph { return g.RowNormalizeFeatures() }
 
 // lwgcnHidden is LW-GCN's hidden size per dataset, which the paper reuses for
 // its MLP baseline.

@@ -422,3 +422,49 @@ func TestRunBytesFAGCN(t *testing.T) {
 		t.Fatalf("RunBytes(FAGCN) = %d, want %d (%d edges)", got, want, e)
 	}
 }
+
+// TestBatchedSelectionEqualsAlone: GCNII's selection (lowest validation loss,
+// patience) stops each batched run where the same run alone stops, with the
+// same epochs and the same reported epoch; the batch ends with its last run.
+func TestBatchedSelectionEqualsAlone(t *testing.T) {
+	g := tinyGraph(t, 60, 3, true, 9)
+	m := models.GCN{Hidden: 8, Dropout: 0.5}
+	sel := train.Selection{By: train.ByValLoss, Patience: 5}
+	b, _ := backend.MustShared()
+	const epochs = 150
+	bt, err := New(b, m, g, Config{Epochs: epochs, LR: 0.05, WeightDecay: 5e-4, BatchSize: 4, Selection: sel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := bt.Run(context.Background(), differentRuns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stops := map[int]bool{}
+	for i, run := range differentRuns {
+		tr, err := train.New(b, m, g, train.Config{Epochs: epochs, LR: 0.05, WeightDecay: 5e-4, Selection: sel})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tr.RunOne(context.Background(), run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Epochs == epochs {
+			t.Fatalf("run %d alone never stopped: make the test's runs overfit", i)
+		}
+		stops[want.Epochs] = true
+		got := res.Runs[i]
+		if got.Epochs != want.Epochs || math.Abs(got.ValLoss-want.ValLoss) > lossTol*max(1, want.ValLoss) {
+			t.Fatalf("run %d: %d epochs (val loss %v) batched, %d (%v) alone", i, got.Epochs, got.ValLoss, want.Epochs, want.ValLoss)
+		}
+		compareRun(t, fmt.Sprintf("selection run %d", i), got, want)
+	}
+	if len(stops) < 2 {
+		t.Fatalf("every run stopped at the same epoch %v: the test cannot tell a batch-wide stop from per-run stops", stops)
+	}
+	if _, err := New(b, m, g, Config{Epochs: 3, LR: 0.01, Selection: train.Selection{By: train.ByValROCAUC}}); err == nil ||
+		!strings.Contains(err.Error(), "ROC-AUC selection is not supported") {
+		t.Fatalf("ROC-AUC: error %v", err)
+	}
+}

@@ -51,6 +51,10 @@ type Config struct {
 	Progress train.Progress
 	// Backend describes the backend for Result.Backend.
 	Backend backend.Info
+	// Selection picks each run's reported epoch as train.Config's does
+	// (ROC-AUC excepted): a run its patience stops keeps the epochs up to
+	// its stop, and the batch ends when every run has stopped.
+	Selection train.Selection
 }
 
 // Trainer trains runs of one model on one graph, R at a time. It is not
@@ -100,6 +104,12 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	}
 	if cfg.BatchSize < 0 {
 		return nil, fmt.Errorf("batched: batch size must be >= 0 (0: from memory), got %d", cfg.BatchSize)
+	}
+	if err := cfg.Selection.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Selection.By == train.ByValROCAUC {
+		return nil, errors.New("batched: ROC-AUC selection is not supported: train the runs alone (package train)")
 	}
 	if cfg.Progress == nil {
 		cfg.Progress = train.Silent{}
@@ -335,11 +345,12 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 	r, real := t.runs, len(batch)
 	n, c := t.graph.NumNodes(), t.graph.NumClasses()
 	rrs := make([]*train.RunResult, real)
-	best := make([]float64, real)
+	selectors := make([]*train.Selector, real)
+	stopped := make([]bool, real) // the run's patience ended it
 	sizes := make([][3]float64, real)
 	for k, run := range batch {
 		rrs[k] = &train.RunResult{Split: run.Split, Seed: run.Seed}
-		best[k] = math.Inf(-1)
+		selectors[k] = t.cfg.Selection.NewSelector()
 		s := t.graph.Splits()[run.Split]
 		sizes[k] = [3]float64{float64(len(s.Train)), float64(len(s.Val)), float64(len(s.Test))}
 	}
@@ -370,6 +381,9 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 		durations = append(durations, dur)
 		var logp []float32
 		for k := range real {
+			if stopped[k] {
+				continue
+			}
 			width := numStats + len(t.extras)
 			st := stats[k*width : (k+1)*width]
 			rr := rrs[k]
@@ -397,8 +411,9 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 			}
 			rr.History = append(rr.History, es)
 			rr.Epochs = epoch
-			if es.ValAcc > best[k] {
-				best[k] = es.ValAcc
+			selected, stop := selectors[k].Observe(es)
+			stopped[k] = stop
+			if selected {
 				if logp == nil {
 					if logp, err = tensors.CopyFlatData[float32](outs[1]); err != nil {
 						_ = outs[1].FinalizeAll()
@@ -413,6 +428,9 @@ func (t *Trainer) runBatch(ctx context.Context, batch []train.Run) ([]*train.Run
 			}
 		}
 		_ = outs[1].FinalizeAll()
+		if !slices.Contains(stopped, false) {
+			break
+		}
 	}
 	mean, median := meanMedianMs(durations)
 	for _, rr := range rrs {

@@ -2,11 +2,13 @@ package bench
 
 import (
 	"errors"
+	"math"
 	"os"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 )
 
@@ -16,8 +18,24 @@ func TestRandomGraphSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if g.NumNodes() != 183 || g.NumEdges() != 325 || g.Features().NumCols() != 1703 ||
-		g.Features().NNZ() != 183*19 || len(g.Splits()) != 1 {
+		g.Features().NNZ() != 183*83 || len(g.Splits()) != 1 {
 		t.Fatalf("texas-size graph: %v, nnz %d", g, g.Features().NNZ())
+	}
+}
+
+// TestSizesMatchTheDatasets: the random benchmark graphs have the real
+// datasets' nodes, edges, feature columns and non-zeros per row (rounded),
+// so that a timed epoch does the work a training epoch does.
+func TestSizesMatchTheDatasets(t *testing.T) {
+	for _, s := range []Size{Texas, Chameleon, Squirrel, Cora} {
+		g := dstest.Load(t, s.Name)
+		f := g.Features()
+		nnz := math.Round(float64(f.NNZ()) / float64(f.NumRows()))
+		if g.NumNodes() != s.Nodes || g.NumEdges() != s.Edges || f.NumCols() != s.Features || int(nnz) != s.NNZPerRow ||
+			g.NumClasses() != s.Classes {
+			t.Errorf("%s: size %+v, the dataset has %d nodes, %d edges, %d features with %.0f non-zeros per row, %d classes",
+				s.Name, s, g.NumNodes(), g.NumEdges(), f.NumCols(), nnz, g.NumClasses())
+		}
 	}
 }
 
@@ -78,5 +96,30 @@ func TestMeasuredCallback(t *testing.T) {
 	opt.Measured = func(c CaseResult) error { got = append(got, c.Name); return stop }
 	if _, err := Run(b, info, Suite(), opt); !errors.Is(err, stop) || len(got) != 1 {
 		t.Fatalf("Measured's error: err = %v after %d cases, want it after 1", err, len(got))
+	}
+}
+
+// The GCN cases time the symmetrised graph GCN trains on; the others the
+// random graph's directed edges.
+func TestGCNTimedOnTheSymmetrisedGraph(t *testing.T) {
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := RandomGraph(Texas, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	und := g.ToUndirected().NumEdges()
+	rep, err := Run(b, info, Suite(), Options{Filter: "/texas/fusion=false", MinTime: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, c := range rep.Cases {
+		seen[c.Name] = c.Edges
+	}
+	if seen["gcn"] != und || seen["mlp"] != g.NumEdges() || und == g.NumEdges() {
+		t.Fatalf("edges timed: gcn %d (symmetrised %d), mlp %d (directed %d)", seen["gcn"], und, seen["mlp"], g.NumEdges())
 	}
 }
