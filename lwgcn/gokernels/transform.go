@@ -75,3 +75,23 @@ func uses(f *gb.Function) map[*gb.Node]int {
 	}
 	return u
 }
+
+// live returns the nodes of f its outputs depend on (a rewrite leaves the
+// nodes it replaced behind, with their inputs, until the backend drops them).
+func live(f *gb.Function) map[*gb.Node]bool {
+	seen := make(map[*gb.Node]bool, len(f.Nodes))
+	stack := append([]*gb.Node(nil), f.Outputs...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		stack = append(stack, n.Inputs...)
+		for _, c := range n.CapturedInputs {
+			stack = append(stack, c...)
+		}
+	}
+	return seen
+}
