@@ -315,6 +315,21 @@ def render_html(nb, name, nb_dir):
     return body, warnings
 
 
+CLONE_JUPYTER = REPO / "build" / "jupyter"
+
+
+def use_clone_kernels():
+    """Puts this clone's kernelspecs (kernel/install.sh writes them to
+    build/jupyter) first on JUPYTER_PATH, so that a kernel of the same name
+    elsewhere (another clone's, a user-wide one) is not used. Left alone when
+    JUPYTER_DATA_DIR is set: install.sh then installs there."""
+    if os.environ.get("JUPYTER_DATA_DIR"):
+        return
+    paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    if str(CLONE_JUPYTER) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(CLONE_JUPYTER)] + paths)
+
+
 def ensure_kernel(name):
     """Installs the kernel with kernel/install.sh if its kernelspec or binary is missing."""
     try:
@@ -550,6 +565,7 @@ def main(argv=None):
     # No front end answers GoNB's widgets here: notebook.Explorer shows its
     # default state and returns instead of waiting (lwgcn/notebook).
     os.environ["LWGCN_HEADLESS"] = "1"
+    use_clone_kernels()
     if args.quick:
         os.environ["LWGCN_QUICK"] = "1"
     else:
