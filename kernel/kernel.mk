@@ -50,7 +50,7 @@ kernel-test:
 notebooks-test:
 	mkdir -p $(KERNEL_TEST_JUPYTER_DIR)
 	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/install.sh
-	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/run.sh --timeout $(NB_TIMEOUT) --out build/report-quick --quick $(NOTEBOOKS)
+	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/run.sh --timeout $(NB_TIMEOUT) --out build/report-quick --quick --check-links $(NOTEBOOKS)
 
 # The project venv (ignored by git): JupyterLab, Playwright and Pillow from
 # PyPI, every version pinned (kernel/requirements.lock as constraints).
