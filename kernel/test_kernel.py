@@ -12,7 +12,8 @@ user's own Jupyter directories.
                      is given
   RunnerTests        the runner on the smoke notebook (module import, quick
                      mode, offline HTML, index) and on planted failures: panic,
-                     `!false`, compile error, cell timeout
+                     `!false`, compile error, cell timeout, a cell linking GoMLX
+                     through an inherited declaration (--check-links)
   ProtocolTests      jupyter_kernel_test against a fresh kernel; language_info
                      names Go's Pygments lexer and CodeMirror mode
   ModuleProtocolTests  the same after `!*go mod edit` and an import of this
@@ -279,6 +280,25 @@ class RunnerTests(unittest.TestCase):
         self.assertEqual((s["failed_cell"], s["reason"]), (1, "error"))
         self.assertIn("undefined: undefinedThing", s["message"])
         self.assertIn("undefined: undefinedThing", log)
+
+    def test_needless_gomlx_link(self):
+        # A declaration every cell inherits (a var initialised from a package
+        # that brings GoMLX in) makes a cell that prints a number link GoMLX:
+        # reported, and with --check-links a failure naming that cell. With a
+        # plain number the same cell links no GoMLX and the notebook passes.
+        require = f"!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 -replace github.com/lwgcn/toolkit={REPO}"
+        heavy = 'import "github.com/lwgcn/toolkit/lwgcn/labelwise"\n\nvar Epochs = labelwise.DefaultEpochs'
+        show = '%%\nfmt.Println("epochs:", Epochs)'
+        rc, log, s, _ = self.run_bad("needless_link", [require, heavy, show], "--check-links")
+        self.assertEqual(rc, 1, log)
+        self.assertEqual((s["status"], s["reason"], s["failed_cell"]), ("failed", "needless GoMLX link", 2))
+        self.assertIn("cell(s) 2 link GoMLX but use none of its packages", log)
+        by_cell = {c["cell"]: c for c in s["cells"]}
+        self.assertEqual((by_cell[2]["gomlx"], by_cell[2]["needs_gomlx"]), (True, False))
+        rc, log, s, nb = self.run_bad("lean_link", [require, "var Epochs = 400", show], "--check-links")
+        self.assertEqual(rc, 0, log)
+        self.assertEqual({c["cell"]: c["gomlx"] for c in s["cells"]}[2], False)
+        self.assertIn("epochs: 400", cell_text(nb.cells[2]))
 
     def test_cell_timeout_fails(self):
         start = time.monotonic()
