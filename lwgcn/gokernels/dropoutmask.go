@@ -25,19 +25,11 @@ type dropoutMaskData struct {
 // compared with a rate and turned into a mask by Where (nn.DropoutMask) —
 // six passes — into one node that reads the bits. The operations per value
 // are the same.
-func fuseDropoutMasks(b *gb.Builder) {
-	for _, f := range b.Functions {
-		u := uses(f)
-		for _, n := range f.Nodes {
-			if d, bits, ok := matchDropoutMask(n, u); ok {
-				n.Inputs, n.Data = []*gb.Node{bits}, d
-				fusedDropoutMasks.Add(1)
-			}
-		}
-	}
-}
+func fuseDropoutMasks(b *gb.Builder) { rewrite(b, &fusedDropoutMasks, matchDropoutMask) }
 
-func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, *gb.Node, bool) {
+// matchDropoutMask matches the pattern of fuseDropoutMasks at w; the one
+// input is the bits.
+func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, []*gb.Node, bool) {
 	if w.OpType != compute.OpTypeWhere || w.Shape.DType != dtypes.Float32 || len(w.Inputs) != 3 {
 		return nil, nil, false
 	}
@@ -90,7 +82,7 @@ func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, *gb.Nod
 		return nil, nil, false // a threshold on the bits needs a positive, finite scale
 	}
 	d.setThreshold()
-	return &d, bits, true
+	return &d, []*gb.Node{bits}, true
 }
 
 // skipIdentities returns n, or the input of a chain of single-use Identity

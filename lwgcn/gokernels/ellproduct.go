@@ -2,8 +2,6 @@ package gokernels
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gomlx/compute"
 	gb "github.com/gomlx/compute/gobackend"
@@ -282,31 +280,10 @@ func (e *ellRun[T]) parallel(backend *gb.Backend) {
 			blocks = append(blocks, block{p, from, min(from+ellBlockRows, part.r)})
 		}
 	}
-	var nextBlock atomic.Int64
-	work := func() {
-		scratch := e.newScratch()
-		for {
-			b := int(nextBlock.Add(1)) - 1
-			if b >= len(blocks) {
-				return
-			}
-			e.rows(blocks[b].part, blocks[b].from, blocks[b].to, scratch)
-		}
-	}
-	var wg sync.WaitGroup
-	if backend.Workers != nil && backend.Workers.IsEnabled() && len(blocks) > 1 {
-		for range min(backend.Workers.AdjustedMaxParallelism(), len(blocks)) - 1 {
-			wg.Add(1)
-			if !backend.Workers.StartIfAvailable(func() { defer wg.Done(); work() }) {
-				wg.Done()
-				break
-			}
-		}
-	}
-	work()
-	backend.Workers.WorkerIsAsleep()
-	wg.Wait()
-	backend.Workers.WorkerRestarted()
+	inParallel(backend, len(blocks), true, func(i int) {
+		b := blocks[i]
+		e.rows(b.part, b.from, b.to, e.newScratch()) // a block is 64 rows: its scratch is small beside them
+	})
 }
 
 type ellScratch[T float32 | float64] struct {
