@@ -287,7 +287,8 @@ class RunnerTests(unittest.TestCase):
         # that brings GoMLX in) makes a cell that prints a number link GoMLX:
         # reported, and with --check-links a failure naming that cell. With a
         # plain number the same cell links no GoMLX and the notebook passes.
-        require = f"!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 -replace github.com/lwgcn/toolkit={REPO}"
+        require = (f"!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 -replace github.com/lwgcn/toolkit={REPO} "
+                   f"-replace github.com/gomlx/compute={REPO}/third_party/compute")
         heavy = 'import "github.com/lwgcn/toolkit/lwgcn/labelwise"\n\nvar Epochs = labelwise.DefaultEpochs'
         show = '%%\nfmt.Println("epochs:", Epochs)'
         rc, log, s, _ = self.run_bad("needless_link", [require, heavy, show], "--check-links")
