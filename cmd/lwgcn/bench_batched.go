@@ -24,7 +24,6 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
-	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
@@ -284,64 +283,43 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 	for s := range runs {
 		rs = append(rs, train.Run{Split: s % len(g.Splits()), Seed: int64(15 + s)})
 	}
-	var epoch func() (float64, error)
-	per := 1
-	// f_P only provides the pseudo-labels before the timed epochs: 20
-	// epochs of it, batched and alone alike.
-	cfg := labelwise.Defaults(ds)
-	cfg.PseudoEpochs = 20
-	switch {
-	case modelName == "lwgcn" && mode == "batched":
-		r, err := labelwise.NewBatchedRunner(b, info, g, cfg, runs, nil)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := r.PrepareEpochs(ctx, rs)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch, per = er.Epoch, runs
-	case modelName == "lwgcn" && mode == "alone":
-		r, err := labelwise.NewRunner(b, info, g, cfg, nil)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := r.PrepareEpochs(ctx)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch = er.Epoch
-	case benchZooNames[modelName] && mode == "batched":
-		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		t, err := batched.New(b, m, mg, batched.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer, BatchSize: runs})
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := t.PrepareBatch(rs)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch, per = er.Epoch, runs
-	case benchZooNames[modelName] && mode == "alone":
-		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		t, err := train.New(b, m, mg, train.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer})
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := t.PrepareRun(train.Run{Split: 0, Seed: 15})
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch = er.Epoch
+	size := 1
+	switch mode {
+	case "batched":
+		size = runs
+	case "alone":
 	default:
 		return blockTiming{}, fmt.Errorf("bench-batched: -child %q: want batched or alone", mode)
 	}
+	var er *train.EpochRunner
+	if modelName == "lwgcn" {
+		// f_P only provides the pseudo-labels before the timed epochs: 20
+		// epochs of it, batched and alone alike.
+		cfg := labelwise.Defaults(ds)
+		cfg.PseudoEpochs = 20
+		r, err := labelwise.NewRunner(b, info, g, cfg, nil, labelwise.WithBatch(size))
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err = r.PrepareEpochs(ctx, rs[:size]...)
+		if err != nil {
+			return blockTiming{}, err
+		}
+	} else {
+		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		t, err := train.New(b, m, mg, train.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer,
+			Epoch: tr.Epoch, Phases: tr.Phases, BatchSize: size})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		if er, err = t.PrepareRuns(rs[:size]...); err != nil {
+			return blockTiming{}, err
+		}
+	}
+	epoch, per := er.Epoch, size
 	if _, err := epoch(); err != nil { // warm-up
 		return blockTiming{}, err
 	}

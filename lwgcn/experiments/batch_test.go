@@ -8,6 +8,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 // The same cells (GCN, GPRGNN, FAGCN, LW-GCN\G and LW-GCN on Texas, 3 splits, 30 epochs)
@@ -16,8 +17,8 @@ import (
 // epochs, LW-GCN's selection weight within 1e-4.
 // Then a resumed batched invocation with a 4th split trains that split only.
 // This checks the wiring (split, seed and configuration per run, records
-// keyed to the right run, resume); the trainers' equality is tested in
-// train/batched and labelwise.
+// keyed to the right run, resume); the runs' equality is tested in train,
+// zoo and labelwise.
 func TestReproduceBatchedEqualsAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains models")
@@ -158,7 +159,8 @@ func TestSweepBatchesAndSharesMLP(t *testing.T) {
 // to GCNIIAutoBatchMaxWork: Texas's reference GCNII (32 layers x 183 nodes
 // x 64 hidden = 374,784) is batched, Cora's (64 x 2,708 x 64 = 11,091,968)
 // and Citeseer's (32 x 3,327 x 256) stay alone; an override of the layers
-// moves Cora's under the bound. LW-GCN stays alone; -batch N batches all.
+// moves Cora's under the bound (the rules are the zoo entries' AutoBatch).
+// LW-GCN stays alone; -batch N batches every method.
 func TestBatchAutoChoice(t *testing.T) {
 	b, info, err := backend.Shared()
 	if err != nil {
@@ -176,8 +178,8 @@ func TestBatchAutoChoice(t *testing.T) {
 		}
 		return m
 	}
-	if got := gcniiWork(32, 183, 64); got != 374784 {
-		t.Fatalf("gcniiWork(texas) = %d", got)
+	if got := zoo.GCNIIWork(32, 183, 64); got != 374784 {
+		t.Fatalf("GCNIIWork(texas) = %d", got)
 	}
 	for _, c := range []struct {
 		name, dataset string
@@ -201,11 +203,13 @@ func TestBatchAutoChoice(t *testing.T) {
 		{"fagcn", "chameleon", Overrides{}, BatchAuto, true}, // 36,101 edges
 		{"fagcn", "cora", Overrides{}, BatchAuto, false},     // 10,556
 		{"fagcn", "texas", Overrides{}, 4, true},
-		{"h2gcn", "texas", Overrides{}, 4, false}, // no batched form
+		{"h2gcn", "texas", Overrides{}, 4, true}, // every model has the runs axis
+		{"h2gcn", "texas", Overrides{}, BatchAuto, false},
+		{"lwgcn", "texas", Overrides{}, 4, true},
 		{"lwgcn", "texas", Overrides{}, BatchAuto, false},
 		{"gcn", "texas", Overrides{}, BatchAlone, false},
 	} {
-		_, got := batchSize(c.mode, c.name, method(c.name, c.dataset, c.o))
+		_, got := batchSize(c.mode, method(c.name, c.dataset, c.o))
 		if got != c.want {
 			t.Errorf("batchSize(mode %d, %s on %s, %+v) batches = %v, want %v", c.mode, c.name, c.dataset, c.o, got, c.want)
 		}

@@ -13,10 +13,10 @@
 // time of the sessions behind their runs) and whether every cell is complete.
 //
 // The runs still missing in a cell (one method on one dataset, or one sweep
-// point) train together in one computation (package train/batched) when
-// the batch mode asks for it (Spec.Batch: BatchAuto batches the methods
-// BatchedByDefault names, measured faster batched; BatchAlone none; N any
-// method with a batched form, N runs per computation). A sweep trains MLP,
+// point) train together in one computation (the runs axis of package
+// train) when the batch mode asks for it (Spec.Batch: BatchAuto batches the
+// methods whose zoo entry was measured faster batched, zoo.Entry.AutoBatch;
+// BatchAlone none; N every method, N runs per computation). A sweep trains MLP,
 // which never reads the edges, once per split and degree. LW-GCN's
 // pseudo-labeller f_P (an MLP too) is trained once per (split, seed) in an
 // invocation and its pseudo-labels shared (labelwise.PseudoCache): by every

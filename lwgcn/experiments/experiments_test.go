@@ -14,6 +14,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/results"
+	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 // fakeMethod records its calls and can cancel the experiment after a number
@@ -32,6 +33,24 @@ func (f *fakeMethod) Run(ctx context.Context, split int, seed int64) (Outcome, e
 		f.cancel()
 	}
 	return Outcome{TestAcc: 0.5 + 0.01*float64(split), ValAcc: 0.6, BestEpoch: 3, Epochs: 10}, nil
+}
+
+// RunBatch runs each run alone (the experiments' wiring only).
+func (f *fakeMethod) RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
+	return eachAlone(ctx, f, runs, size)
+}
+
+// eachAlone is a fake method's RunBatch: Run for each run.
+func eachAlone(ctx context.Context, m Method, runs []train.Run, size int) ([]Outcome, int, error) {
+	var outs []Outcome
+	for _, r := range runs {
+		o, err := m.Run(ctx, r.Split, r.Seed)
+		if err != nil {
+			return nil, 0, err
+		}
+		outs = append(outs, o)
+	}
+	return outs, size, nil
 }
 
 // A killed experiment resumes: the runs recorded before the kill are not
@@ -98,6 +117,10 @@ type diskMethod struct {
 
 func (d *diskMethod) Config() string             { return "disk-v1" }
 func (d *diskMethod) Params() map[string]float64 { return nil }
+func (d *diskMethod) RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
+	return eachAlone(ctx, d, runs, size)
+}
+
 func (d *diskMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
 	n := 0
 	if f, err := results.Open(d.path); err == nil {

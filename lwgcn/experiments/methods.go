@@ -58,6 +58,11 @@ type Method interface {
 	Params() map[string]float64
 	// Run trains on one split with one seed.
 	Run(ctx context.Context, split int, seed int64) (Outcome, error)
+	// RunBatch trains runs, size per computation (train.BatchFromMemory:
+	// as many as memory allows; then 0 runs per computation, and nothing
+	// trained, when not even one fits), and returns their outcomes in
+	// order and the runs per computation.
+	RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error)
 }
 
 // Overrides adjust a method's reference configuration (grid search, quick
@@ -175,20 +180,19 @@ func init() {
 			cfg := f(labelwise.Defaults(env.Dataset))
 			env.Override.apply(&cfg.Epochs, &cfg.Hidden, &cfg.Layers, &cfg.WeightDecay)
 			cfg.SelectROCAUC = ROCAUCDataset(env.Dataset)
-			r, err := labelwise.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
-			if err != nil {
+			m := &lwgcnMethod{cfg: cfg, env: env, runners: map[int]*labelwise.Runner{}}
+			if _, err := m.runner(1); err != nil {
 				return nil, err
 			}
-			r.UsePseudoCache(env.Pseudo)
-			return &lwgcnMethod{cfg: cfg, runner: r, env: env}, nil
+			return m, nil
 		})
 	}
 }
 
 type lwgcnMethod struct {
-	cfg    labelwise.Config
-	runner *labelwise.Runner
-	env    Env // for the batched runner
+	cfg     labelwise.Config
+	env     Env
+	runners map[int]*labelwise.Runner // by runs per computation
 }
 
 func (m *lwgcnMethod) Config() string {
@@ -210,7 +214,11 @@ func (m *lwgcnMethod) Params() map[string]float64 {
 }
 
 func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
-	res, err := m.runner.Run(ctx, split, seed)
+	r, err := m.runner(1)
+	if err != nil {
+		return Outcome{}, err
+	}
+	res, err := r.Run(ctx, split, seed)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -248,10 +256,10 @@ func (m *lwgcnMethod) outcome(res *labelwise.SplitResult) Outcome {
 // --- zoo models ---
 
 type zooMethod struct {
-	name    string
-	hyper   zoo.Hyper
-	trainer *train.Trainer
-	env     Env // for the batched trainer
+	name     string
+	hyper    zoo.Hyper
+	env      Env
+	trainers map[int]*train.Trainer // by runs per computation
 }
 
 func newZooMethod(name string, env Env) (Method, error) {
@@ -266,11 +274,11 @@ func newZooMethod(name string, env Env) (Method, error) {
 	if ROCAUCDataset(env.Dataset) {
 		h = h.With(zoo.SelectKey, float64(train.ByValROCAUC))
 	}
-	t, err := zoo.NewTrainer(env.Backend, env.Info, env.Graph, name, h, env.Progress)
-	if err != nil {
+	m := &zooMethod{name: name, hyper: h, env: env, trainers: map[int]*train.Trainer{}}
+	if _, err := m.trainer(1); err != nil {
 		return nil, err
 	}
-	return &zooMethod{name: name, hyper: h, trainer: t, env: env}, nil
+	return m, nil
 }
 
 func (m *zooMethod) Config() string { return m.name + m.hyper.Key() }
@@ -292,15 +300,25 @@ func (m *zooMethod) Params() map[string]float64 {
 }
 
 func (m *zooMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
-	rr, err := m.trainer.RunOne(ctx, train.Run{Split: split, Seed: seed})
+	t, err := m.trainer(1)
+	if err != nil {
+		return Outcome{}, err
+	}
+	rr, err := t.RunOne(ctx, train.Run{Split: split, Seed: seed})
 	if err != nil {
 		return Outcome{}, err
 	}
 	defer rr.Finalize()
+	return m.outcome(rr, t.CompileTime().Seconds()), nil
+}
+
+// outcome reads a run's result (alone or from a batch; compile: its share
+// of the compilation).
+func (m *zooMethod) outcome(rr *train.RunResult, compile float64) Outcome {
 	o := Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
-		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: m.trainer.CompileTime().Seconds()}
+		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: compile}
 	if m.hyper.Selection().By == train.ByValROCAUC {
 		o.Metrics = map[string]float64{MetricValROCAUC: rr.ValROCAUC, MetricTestROCAUC: rr.TestROCAUC}
 	}
-	return o, nil
+	return o
 }

@@ -15,7 +15,7 @@ import (
 
 // BatchedBenchFile is results/bench-batched.json, written by
 // `lwgcn bench-batched`: split-epoch times of R runs trained in one
-// compiled computation (package train/batched) beside the same model one
+// compiled computation (the runs axis of package train) beside the same model one
 // run at a time.
 type BatchedBenchFile struct {
 	// Models describes what each row's model name times.
@@ -106,16 +106,16 @@ func batchedSpeedSection(dir string) (string, error) {
 	var b strings.Builder
 	b.WriteString("## Speed: batched runs (time per split-epoch)\n\n")
 	b.WriteString("A split-epoch is one run (split, seed) trained one epoch. *Batched* trains the runs of a batch in\n")
-	b.WriteString("one compiled computation (`lwgcn/train/batched`; each run gives the same result as alone, tested),\n")
+	b.WriteString("one compiled computation (the runs axis of `lwgcn/train`; each run gives the same result as alone, tested),\n")
 	b.WriteString("*alone* one run at a time; `lwgcn bench-batched` takes medians of alternating blocks, each block a\n")
 	b.WriteString("fresh process. The authors' column is their full LW-GCN epoch (f_G a GCNII-64 on Cora) on this kind\n")
 	b.WriteString("of machine, from the batched-runs issue; its ratio is meaningful for the lwgcn rows (the same\n")
 	b.WriteString("epoch) and only indicative for the other models' rows (a different, usually smaller, epoch).\n")
 	b.WriteString("`reproduce` and `sweep` batch by default (`-batch 0`) the models measured faster batched here:\n")
-	b.WriteString("GCN, GAT, MLP, GCNII up to experiments.GCNIIAutoBatchMaxWork (layers x nodes x hidden; Cora's and\n")
+	b.WriteString("GCN, GAT, MLP, GCNII up to zoo.GCNIIAutoBatchMaxWork (layers x nodes x hidden; Cora's and\n")
 	b.WriteString("Citeseer's deep GCNIIs are slower batched and run alone), GPRGNN from\n")
-	b.WriteString("experiments.GPRGNNAutoBatchMinEdges edges and FAGCN from experiments.FAGCNAutoBatchMinEdges;\n")
-	b.WriteString("not LW-GCN (not faster batched). The other baselines have no batched form and run alone.\n")
+	b.WriteString("zoo.GPRGNNAutoBatchMinEdges edges and FAGCN from zoo.FAGCNAutoBatchMinEdges;\n")
+	b.WriteString("not LW-GCN (not faster batched). The other baselines run alone unless `-batch N` asks for batches.\n")
 	var models []string
 	for _, r := range f.Rows {
 		if !slices.Contains(models, r.Model) {

@@ -45,6 +45,13 @@ func (m FAGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nn.AddFAEdges(in, g)
 }
 
+// RunBytes implements nn.Model: Layers+1 layers of Hidden, plus per edge
+// and layer the score, tanh, mask, coefficient and their gradients (about 8
+// [E] buffers).
+func (m FAGCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, m.Layers+1, 8*int64(len(g.Src()))*int64(m.Layers))
+}
+
 // Forward implements Model; it returns logits.
 func (m FAGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	edges := sparse.FromNodes(in, nn.InputFAEdges)

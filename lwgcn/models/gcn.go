@@ -38,6 +38,11 @@ func (m GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 // the training pass computes what the evaluation pass does.
 func (m GCN) DeterministicPass() bool { return m.Dropout <= 0 }
 
+// RunBytes implements nn.Model: Layers of Hidden.
+func (m GCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, max(m.Layers, 2), 0)
+}
+
 // Forward implements Model; it returns logits.
 func (m GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)

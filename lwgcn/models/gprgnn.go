@@ -45,6 +45,13 @@ func (m GPRGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nn.AddGCNAdjacency(in, g)
 }
 
+// RunBytes implements nn.Model: an MLP, then K+1 propagated [N, C]
+// matrices with their weighted terms, partial sums and gradients (about 4
+// each), and the mask.
+func (m GPRGNN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, 2, (4*int64(m.K+1)+1)*int64(g.NumNodes())*int64(g.NumClasses()))
+}
+
 // Forward implements Model; it returns logits.
 func (m GPRGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)

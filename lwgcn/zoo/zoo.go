@@ -134,6 +134,12 @@ type Entry struct {
 	// the run's settings (GCNII's official pipelines differ per dataset).
 	// Prepare applies it.
 	Graph func(g *graph.Graph, h Hyper) *graph.Graph
+	// AutoBatch, if set, says whether the protocol's runs of the entry with
+	// settings h on the dataset graph g (before Graph) train faster several
+	// in one computation than alone, as measured with `lwgcn
+	// bench-batched`; experiments.BatchAuto batches them then. Without it
+	// they run alone unless batching is asked for.
+	AutoBatch func(g *graph.Graph, h Hyper) bool
 	// EpochExtras are the Extra keys that count epochs within Hyper.Epochs
 	// (BM-GCN's MLP pre-training epochs): WithEpochs scales them with it.
 	EpochExtras []string
@@ -245,6 +251,14 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 	}
 	return train.New(b, m, g, cfg)
 }
+
+// batchedFaster is AutoBatch for the entries measured faster batched on
+// every dataset (`lwgcn bench-batched`, 10 runs per batch, the idle 2-core
+// machine; results/bench-batched.json). At two threads, the default: GCN
+// 1.25-1.68x, GAT 1.59-1.93x, MLP 0.98-1.31x (Squirrel's 0.98x is within the
+// blocks' spread; at one thread MLP is 0.87x on Texas, a 0.7 ms difference,
+// and 1.02-1.37x elsewhere).
+func batchedFaster(*graph.Graph, Hyper) bool { return true }
 
 // Undirected is the Graph transform most baselines use: the symmetric
 // closure of the edges (their reference code symmetrises the adjacency).

@@ -7,16 +7,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/gomlx/gomlx/core/tensors"
-
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/runstest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 	"github.com/lwgcn/toolkit/lwgcn/train"
-	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 )
 
 // runLabels are pseudo-labels that differ per run: the true label for about
@@ -83,124 +81,52 @@ func i32(p []int) []int32 {
 }
 
 // checkFCBatchedEqualsAlone trains f_C on runs batched and each alone (with
-// the label-wise structure of the same pseudo-labels) and compares losses,
-// accuracies, best epochs and final weights (tolerances: see
-// lwgcn/train/batched's tests).
+// the label-wise structures of runLabels' pseudo-labels) and compares
+// losses, accuracies, best epochs and final weights (runstest).
 func checkFCBatchedEqualsAlone(t *testing.T, g *graph.Graph, fc LabelWiseGCN, epochs int, runs []train.Run) {
 	t.Helper()
-	labels := runLabels(g)
-	checkLWBatchedEqualsAlone(t, g, fc.Variant.String(), fc, BatchedFC{LabelWiseGCN: fc, Labels: labels},
-		train.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4},
-		batched.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4, BatchSize: len(runs)}, runs)
+	checkLWBatchedEqualsAlone(t, g, fc.Variant.String(), fc, train.Config{Epochs: epochs, LR: 0.01, WeightDecay: 5e-4}, runs)
 }
 
-// checkLWBatchedEqualsAlone trains model m alone (configuration tc, with
-// the label-wise structure of runLabels) and its batched form bm (bc) and
-// compares every run.
-func checkLWBatchedEqualsAlone(t *testing.T, g *graph.Graph, name string, m, bm nn.Model, tc train.Config, bc batched.Config, runs []train.Run) {
+// checkLWBatchedEqualsAlone trains model m (configuration tc, with the
+// label-wise structures of runLabels) with all runs in one computation and
+// each alone, and compares every run.
+func checkLWBatchedEqualsAlone(t *testing.T, g *graph.Graph, name string, m nn.Model, tc train.Config, runs []train.Run) {
 	t.Helper()
 	b, _ := backend.MustShared()
 	labels := runLabels(g)
-	bt, err := batched.New(b, bm, g, bc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := bt.Run(context.Background(), runs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var maxLoss, maxW float64
-	for k, run := range runs {
-		what := fmt.Sprintf("%s run %d (split %d, seed %d)", name, k, run.Split, run.Seed)
-		cfg := tc
-		cfg.PrepareRun = func(r train.Run, in *nn.Inputs) error {
+	tc.RunInputs = func(rs []train.Run, in *nn.Inputs) error {
+		lws := make([]*nn.LabelWise, len(rs))
+		for k, r := range rs {
 			cls, err := labels(r)
 			if err != nil {
 				return err
 			}
-			lw, err := nn.NewLabelWise(g.NumNodes(), g.Src(), g.Dst(), cls, g.NumClasses())
-			if err != nil {
+			if lws[k], err = nn.NewLabelWise(g.NumNodes(), g.Src(), g.Dst(), cls, g.NumClasses()); err != nil {
 				return err
 			}
-			return lw.AddTo(in, LabelWiseInput, g.Features())
 		}
-		tr, err := train.New(b, m, g, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := tr.RunOne(context.Background(), run)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := res.Runs[k]
-		for e := range want.History {
-			gl, wl := got.History[e].TrainLoss, want.History[e].TrainLoss
-			maxLoss = max(maxLoss, math.Abs(gl-wl)/max(1, math.Abs(wl)))
-			if math.Abs(gl-wl) > 1e-4*max(1, math.Abs(wl)) {
-				t.Fatalf("%s: epoch %d: train loss %.8f batched, %.8f alone", what, e+1, gl, wl)
-			}
-			if got.History[e].ValAcc != want.History[e].ValAcc || got.History[e].TestAcc != want.History[e].TestAcc {
-				t.Fatalf("%s: epoch %d: val/test accuracy %v/%v batched, %v/%v alone", what, e+1,
-					got.History[e].ValAcc, got.History[e].TestAcc, want.History[e].ValAcc, want.History[e].TestAcc)
-			}
-		}
-		for e := range want.History {
-			for name, w := range want.History[e].Extra {
-				if gv := got.History[e].Extra[name]; math.Abs(gv-w) > 1e-5 {
-					t.Fatalf("%s: epoch %d: %s %v batched, %v alone", what, e+1, name, gv, w)
-				}
-			}
-		}
-		if got.BestEpoch != want.BestEpoch || got.TestAcc != want.TestAcc {
-			t.Fatalf("%s: best epoch %d (test %v) batched, %d (test %v) alone", what, got.BestEpoch, got.TestAcc,
-				want.BestEpoch, want.TestAcc)
-		}
-		gw, err := bt.RunWeights(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for v := range tr.Store().IterVariables() {
-			if !nn.IsParam(tr.Store(), v) {
-				continue
-			}
-			n++
-			val, _ := v.Value()
-			ww, err := tensors.CopyFlatData[float32](val)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := gw[v.Path()]
-			if len(g) != len(ww) {
-				t.Fatalf("%s: weight %s: %d values batched, %d alone", what, v.Path(), len(g), len(ww))
-			}
-			for i := range ww {
-				d := math.Abs(float64(g[i] - ww[i]))
-				maxW = max(maxW, d)
-				if d > 5e-4 || math.IsNaN(d) {
-					t.Fatalf("%s: weight %s[%d]: %v batched, %v alone", what, v.Path(), i, g[i], ww[i])
-				}
-			}
-		}
-		if n != len(gw) {
-			t.Fatalf("%s: %d weights batched, %d alone", what, len(gw), n)
-		}
+		return nn.AddLabelWiseRuns(in, LabelWiseInput, lws, g.Features())
 	}
-	t.Logf("largest differences batched vs alone: loss %.2g (relative), weight %.2g", maxLoss, maxW)
+	runstest.Check(t, name, func(batch int) (*train.Trainer, error) {
+		c := tc
+		c.BatchSize = batch
+		return train.New(b, m, g, c)
+	}, runs, len(runs))
 }
 
 var fcRunsDiffer = []train.Run{{Split: 0, Seed: 1}, {Split: 1, Seed: 2}, {Split: 2, Seed: 3}, {Split: 0, Seed: 4}}
 
-func TestBatchedFCEqualsAloneDenseFeatures(t *testing.T) {
+func TestFCRunsEqualAloneDenseFeatures(t *testing.T) {
 	g := denseGraph(t)
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Dense, Layers: 3, Hidden: 8}, 12, fcRunsDiffer)
 	checkFCBatchedEqualsAlone(t, g, LabelWiseGCN{Variant: Small, Layers: 2, Hidden: 8, Dropout: 0.5}, 12, fcRunsDiffer)
 }
 
 // The grouped products (one per class, on that class's nodes; see
-// lwRuns.grouped) against the one-product form alone, then both grouped;
+// LabelWiseGraph.grouped) against the one-product form alone, then both grouped;
 // the even-seeded runs all lack the last class (a class with no group).
-func TestBatchedFCEqualsAloneGrouped(t *testing.T) {
+func TestFCRunsEqualAloneGrouped(t *testing.T) {
 	g := denseGraph(t)
 	old := nn.LabelWiseGroupedFLOPs
 	t.Cleanup(func() { nn.LabelWiseGroupedFLOPs = old })
@@ -214,7 +140,7 @@ func TestBatchedFCEqualsAloneGrouped(t *testing.T) {
 	checkFCBatchedEqualsAlone(t, g, small, 8, []train.Run{{Split: 0, Seed: 2}, {Split: 1, Seed: 4}, {Split: 2, Seed: 6}})
 }
 
-func TestBatchedFCEqualsAloneTexas(t *testing.T) {
+func TestFCRunsEqualAloneTexas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real dataset")
 	}
@@ -233,13 +159,12 @@ func TestBatchedFCEqualsAloneTexas(t *testing.T) {
 
 // LW-GCN with model selection (f_G a GCNII, and LW-GCN_GCN's GCN): the
 // bi-level epoch (inner theta steps, phi step) per run.
-func TestBatchedSelectionEqualsAloneTexas(t *testing.T) {
+func TestSelectionRunsEqualAloneTexas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real dataset")
 	}
 	g := datasets.Standard(dstest.Load(t, "texas"))
 	runs := []train.Run{{Split: 0, Seed: 15}, {Split: 1, Seed: 16}, {Split: 2, Seed: 15}}
-	labels := runLabels(g)
 	for _, backbone := range []string{BackboneGCNII, BackboneGCN} {
 		cfg := Defaults("texas")
 		cfg.Hidden, cfg.Epochs, cfg.Backbone = 16, 5, backbone
@@ -253,16 +178,14 @@ func TestBatchedSelectionEqualsAloneTexas(t *testing.T) {
 		}
 		fc := LabelWiseGCN{Variant: cfg.Variant, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: cfg.Dropout}
 		sel := &Selection{FC: fc, FG: fg, Adj: adj, InnerSteps: cfg.InnerSteps}
-		bsel := &BatchedSelection{Selection: *sel, Labels: labels}
-		checkLWBatchedEqualsAlone(t, g, "lwgcn/"+backbone, sel, bsel,
-			train.Config{Epochs: cfg.Epochs, Optimizer: cfg.optimizer(), Epoch: sel.Epoch},
-			batched.Config{Epochs: cfg.Epochs, Optimizer: cfg.optimizer(), BatchSize: len(runs)}, runs)
+		checkLWBatchedEqualsAlone(t, g, "lwgcn/"+backbone, sel,
+			train.Config{Epochs: cfg.Epochs, Optimizer: cfg.optimizer(), Epoch: sel.Epoch}, runs)
 	}
 }
 
 // The whole method batched (f_P, pseudo-labels, f_C with selection) against
 // Runner one run at a time: LW-GCN, LW-GCN\G and LW-GCN\P on Texas.
-func TestBatchedRunnerEqualsRunnerTexas(t *testing.T) {
+func TestRunnerRunsEqualAloneTexas(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real dataset")
 	}
@@ -272,11 +195,11 @@ func TestBatchedRunnerEqualsRunnerTexas(t *testing.T) {
 	base := Defaults("texas")
 	base.Hidden, base.Epochs = 16, 8
 	for _, cfg := range []Config{base, base.WithoutSelection(), base.WithGCNPseudoLabels()} {
-		br, err := NewBatchedRunner(b, info, g, cfg, len(runs), nil)
+		br, err := NewRunner(b, info, g, cfg, nil, WithBatch(len(runs)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := br.Run(context.Background(), runs)
+		got, err := br.RunAll(context.Background(), runs)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package batched
+package nn_test
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestPerRun: PerRun's value and its gradients for h and the transposed
@@ -39,8 +40,7 @@ func testPerRun(t *testing.T, out int) {
 	}
 	h, wT, c := rand(n*r*in), rand(r*out*in), rand(n*r*out)
 	exec, err := NewExec(bk, func(h, wT, c *Node) []*Node {
-		b := &Builder{Runs: r, g: h.Graph()}
-		y := b.PerRun(h, wT)
+		y := nn.PerRun(h, wT, r)
 		grads := Gradient(ReduceAllSum(Mul(y, c)), h, wT)
 		return []*Node{y, grads[0], grads[1]}
 	})

@@ -1,9 +1,11 @@
-package batched
+package nn
 
 import (
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/support/exceptions"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
 // PerRun is each run's h_r·W_r for h [N, R·in] (run r in columns
@@ -26,11 +28,11 @@ import (
 // with vᵀ the 2-D transpose of v [N, R·out], and dwT's rows padded to
 // PerRunGradientRows. The same numbers as alone (the same products per
 // run).
-func (b *Builder) PerRun(h, wT *Node) *Node {
-	r := b.Runs
+func PerRun(h, wT *Node, runs int) *Node {
+	r := runs
 	n, width := h.Shape().Dimensions[0], h.Shape().Dimensions[1]
 	if wT.Rank() != 3 || wT.Shape().Dimensions[0] != r || width != r*wT.Shape().Dimensions[2] {
-		exceptions.Panicf("batched: PerRun of %s with weights %s for %d runs (want [%d, out, %d])", h.Shape(), wT.Shape(), r, r, width/max(r, 1))
+		panicf("nn: PerRun of %s with weights %s for %d runs (want [%d, out, %d])", h.Shape(), wT.Shape(), r, r, width/max(r, 1))
 	}
 	in, out := wT.Shape().Dimensions[2], wT.Shape().Dimensions[1]
 	// fwd is y with the gradient for h only: [R, N, in]·[R, out, in]ᵀ.
@@ -72,3 +74,74 @@ func PerRunGradientRows(out int) int { return (out + 3) / 4 * 4 }
 
 // perRunPadRows is off only in BenchmarkPerRun, to measure the padding.
 var perRunPadRows = true
+
+// runsProject is each run's h_r·W_r for h [N, R·in]: Project with one run
+// (w [in, out]), PerRun with several (w RunsTransposed).
+func runsProject(h, w *Node, runs int) *Node {
+	if runs == 1 {
+		return Project(h, w)
+	}
+	return PerRun(h, w, runs)
+}
+
+// runsSliceIn returns the rows a … b-1 of the input axis of a weight held
+// for runs runs ([in, ...] for one run, RunsTransposed [R, out, in] for
+// several).
+func runsSliceIn(w *Node, runs, a, b int) *Node {
+	if runs == 1 {
+		return Slice(w, AxisRange(a, b))
+	}
+	return Slice(w, AxisRange(), AxisRange(), AxisRange(a, b))
+}
+
+// RunsScale multiplies each run's block of x [N, R·C] by its scalar s_r,
+// s [R].
+func RunsScale(x, s *Node, runs int) *Node {
+	if runs == 1 {
+		return Mul(x, Reshape(s))
+	}
+	n, w := x.Shape().Dimensions[0], x.Shape().Dimensions[1]
+	return Reshape(Mul(Reshape(x, n, runs, w/runs), Reshape(s, 1, runs, 1)), n, w)
+}
+
+// RunsLogSoftmax is ClassLogSoftmax of each run's block of x [N, R·C], for
+// the runs built in scope.
+func RunsLogSoftmax(scope *model.Scope, x *Node) *Node {
+	r := Runs(scope)
+	if r == 1 {
+		return ClassLogSoftmax(x)
+	}
+	n, w := x.Shape().Dimensions[0], x.Shape().Dimensions[1]
+	return Reshape(ClassLogSoftmax(Reshape(x, n, r, w/r)), n, w)
+}
+
+// runsMul is each run's A_r·x_r for x [cols, R·H] and a sparse matrix whose
+// runs share its pattern: vals [NNZ, R] gives each run's entry values (nil:
+// m's own). One run is m.Mul (its values vals, if given).
+func runsMul(m *sparse.SpMat, x *Node, runs int, vals *Node) *Node {
+	switch {
+	case runs > 1:
+		return m.MulRuns(x, runs, vals)
+	case vals != nil:
+		return m.WithVals(Reshape(vals, m.NNZ)).Mul(x)
+	}
+	return m.Mul(x)
+}
+
+// runsMulWeighted is each run's A_{w_r}·x_r (sparse.SpMat.MulWeighted) for
+// x [cols, R·H] and the runs' entry weights w [NNZ, R].
+func runsMulWeighted(m *sparse.SpMat, x, w *Node, runs int) *Node {
+	if runs == 1 {
+		return m.MulWeighted(x, Reshape(w, m.NNZ))
+	}
+	return m.MulWeightedRuns(x, w, runs)
+}
+
+// runsPropagate is A·x for x [N, R·H] (every run's columns at once), in the
+// layout of sparse.SpMat.MulRuns for a sparse A with several runs.
+func runsPropagate(adj sparse.Propagator, x *Node, runs int) *Node {
+	if m, ok := adj.(*sparse.SpMat); ok && runs > 1 {
+		return m.MulRuns(x, runs, nil)
+	}
+	return adj.Mul(x)
+}
