@@ -76,14 +76,14 @@ func batchSize(mode int, m Method) (size int, ok bool) {
 	return mode, true
 }
 
-// cellOutcomes trains the missing runs of one cell: together when the mode
-// batches the method, else one at a time. It hands each run to record as
-// soon as it is trained (alone: after every run; batched: after its batch),
-// with its index in missing, its outcome, the runs per computation (0:
-// alone) and its share of the wall time, so that a killed invocation keeps
-// every run finished before the kill. It stops at the first error, from
-// training or from record.
-func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing []train.Run,
+// TrainRuns trains the runs (of one cell) with method m (name): together
+// when the batch mode batches the method, else one at a time. It hands each
+// run to record as soon as it is trained (alone: after every run; batched:
+// after its batch), with its index in missing, its outcome, the runs per
+// computation (0: alone) and its share of the wall time, so that a killed
+// invocation keeps every run finished before the kill. It stops at the
+// first error, from training or from record.
+func TrainRuns(ctx context.Context, mode int, name string, m Method, missing []train.Run,
 	logf func(string, ...any), record func(i int, o Outcome, perBatch int, secs float64) error) error {
 	if size, ok := batchSize(mode, m); ok && len(missing) > 0 {
 		start := time.Now()
@@ -133,7 +133,13 @@ func (m *zooMethod) trainer(size int) (*train.Trainer, error) {
 		return t, nil
 	}
 	t, err := zoo.NewTrainer(m.env.Backend, m.env.Info, m.env.Graph, m.name, m.hyper, m.env.Progress,
-		func(c *train.Config) { c.BatchSize = size })
+		func(c *train.Config) {
+			c.BatchSize = size
+			if m.env.CheckpointDir != "" {
+				c.CheckpointDir, c.CheckpointEvery = m.env.CheckpointDir, CheckpointEvery
+				c.CheckpointSettings = checkpointSettings(m.env.Dataset, m.name, m.hyper)
+			}
+		})
 	if err != nil {
 		return nil, err
 	}

@@ -2,8 +2,10 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
@@ -212,6 +214,57 @@ func TestBatchAutoChoice(t *testing.T) {
 		_, got := batchSize(c.mode, method(c.name, c.dataset, c.o))
 		if got != c.want {
 			t.Errorf("batchSize(mode %d, %s on %s, %+v) batches = %v, want %v", c.mode, c.name, c.dataset, c.o, got, c.want)
+		}
+	}
+}
+
+// Overrides.Settings set a method's settings by name, zero values included
+// (the flags of `lwgcn train`); a name the method does not have, or a value
+// it refuses, is an ErrSetting naming it.
+func TestOverrideSettings(t *testing.T) {
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGraph(context.Background(), "texas", dstest.Options(t)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	method := func(name string, set map[string]float64) (Method, error) {
+		return NewMethod(name, Env{Backend: b, Info: info, Graph: g, Dataset: "texas", Override: Overrides{Settings: set}})
+	}
+	for _, c := range []struct {
+		name string
+		set  map[string]float64
+		want map[string]float64 // Params
+	}{
+		{"gcn", map[string]float64{"dropout": 0, "wd": 0, "hidden": 12}, map[string]float64{"dropout": 0, "weight_decay": 0, "hidden": 12}},
+		{"lwgcn", map[string]float64{"dropout": 0, "gcnii-layers": 3, "epochs": 7}, map[string]float64{"dropout": 0, "gcnii_layers": 3, "epochs": 7}},
+		{"bmgcn", map[string]float64{"epochs": 40}, map[string]float64{"epochs": 40, "mlp_epochs": 8}},
+	} {
+		m, err := method(c.name, c.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range c.want {
+			if got := m.Params()[k]; got != v {
+				t.Errorf("%s with %v: param %s = %v, want %v", c.name, c.set, k, got, v)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		set  map[string]float64
+		want string
+	}{
+		{"gcn", map[string]float64{"variant": 1}, "no setting variant (it has epochs, hidden"},
+		{"lwgcn", map[string]float64{"heads": 2}, "no setting heads (it has epochs"},
+		{"gcn", map[string]float64{"dropout": 1.5}, "zoo: gcn: dropout must be in [0, 1), got 1.5"},
+		{"lwgcn", map[string]float64{"dropout": 1}, "lwgcn: dropout must be in [0, 1)"},
+	} {
+		_, err := method(c.name, c.set)
+		if !errors.Is(err, ErrSetting) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s with %v: err = %v, want an ErrSetting with %q", c.name, c.set, err, c.want)
 		}
 	}
 }

@@ -26,6 +26,7 @@ type fakeMethod struct {
 }
 
 func (f *fakeMethod) Config() string             { return "fake-v1" }
+func (f *fakeMethod) Describe() string           { return "fake" }
 func (f *fakeMethod) Params() map[string]float64 { return map[string]float64{"hidden": 8} }
 func (f *fakeMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
 	*f.calls = append(*f.calls, split)
@@ -116,6 +117,7 @@ type diskMethod struct {
 }
 
 func (d *diskMethod) Config() string             { return "disk-v1" }
+func (d *diskMethod) Describe() string           { return "disk" }
 func (d *diskMethod) Params() map[string]float64 { return nil }
 func (d *diskMethod) RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
 	return eachAlone(ctx, d, runs, size)

@@ -338,7 +338,7 @@ func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec
 	if len(missing) == 0 {
 		return nil
 	}
-	err = cellOutcomes(ctx, spec.Batch, name, m, missing, logf, func(i int, o Outcome, perBatch int, secs float64) error {
+	err = TrainRuns(ctx, spec.Batch, name, m, missing, logf, func(i int, o Outcome, perBatch int, secs float64) error {
 		return record(missing[i], o, secs, perBatch, "")
 	})
 	if err != nil && ctx.Err() == nil {

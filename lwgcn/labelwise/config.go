@@ -220,6 +220,46 @@ func Defaults(dataset string) Config {
 	return c
 }
 
+// SettingNames are the settings Set knows (the flags of `lwgcn train`), in
+// the order they are applied.
+var SettingNames = []string{"epochs", "hidden", "layers", "lr", "wd", "dropout", "alpha", "lambda", "gcnii-layers",
+	"variant", "refine"}
+
+// Set sets one setting by name (SettingNames: f_C's hidden units, layers
+// and dropout, f_G's GCNII layers, alpha and lambda, the learning rate and
+// weight decay of theta, the epochs, the f_C Variant, the refinement
+// rounds) to v; ok is false for a name the configuration does not have.
+// Validate checks the values.
+func (c *Config) Set(name string, v float64) (ok bool) {
+	switch name {
+	case "epochs":
+		c.Epochs = int(v)
+	case "hidden":
+		c.Hidden = int(v)
+	case "layers":
+		c.Layers = int(v)
+	case "lr":
+		c.LR = v
+	case "wd":
+		c.WeightDecay = v
+	case "dropout":
+		c.Dropout = v
+	case "alpha":
+		c.Alpha = v
+	case "lambda":
+		c.Lambda = v
+	case "gcnii-layers":
+		c.GCNIILayers = int(v)
+	case "variant":
+		c.Variant = Variant(v)
+	case "refine":
+		c.RefineRounds = int(v)
+	default:
+		return false
+	}
+	return true
+}
+
 // WithoutSelection returns LW-GCN\G: f_C alone.
 func (c Config) WithoutSelection() Config { c.Backbone = BackboneNone; return c }
 

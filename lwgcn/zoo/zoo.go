@@ -193,6 +193,42 @@ func (e Entry) WithEpochs(h Hyper, n int) Hyper {
 	return h
 }
 
+// SettingNames are the settings Entry.Set knows (the flags of `lwgcn
+// train`), in the order they are applied.
+var SettingNames = []string{"epochs", "hidden", "layers", "heads", "lr", "wd", "dropout", "alpha", "lambda", "raw-features"}
+
+// Set returns h with one setting set by name (SettingNames) to v: epochs
+// through WithEpochs, "raw-features" as RawFeaturesKey, the others the
+// Hyper field of the same name ("wd": WeightDecay); ok is false for a name
+// it does not know. Validate and Build check the values.
+func (e Entry) Set(h Hyper, name string, v float64) (_ Hyper, ok bool) {
+	switch name {
+	case "epochs":
+		return e.WithEpochs(h, int(v)), true
+	case "hidden":
+		h.Hidden = int(v)
+	case "layers":
+		h.Layers = int(v)
+	case "heads":
+		h.Heads = int(v)
+	case "lr":
+		h.LR = v
+	case "wd":
+		h.WeightDecay = v
+	case "dropout":
+		h.Dropout = v
+	case "alpha":
+		h.Alpha = v
+	case "lambda":
+		h.Lambda = v
+	case "raw-features":
+		return h.With(RawFeaturesKey, v), true
+	default:
+		return h, false
+	}
+	return h, true
+}
+
 var registry = map[string]Entry{}
 
 // Register adds an entry; it panics on a duplicate or incomplete entry

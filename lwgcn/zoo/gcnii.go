@@ -9,77 +9,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
-func base(dataset string) Hyper {
-	return Hyper{Hidden: 64, Dropout: 0.5, LR: DefaultLR, WeightDecay: DefaultWD, Epochs: DefaultEpochs}
-}
-
 func init() {
-	Register(Entry{
-		Name: "mlp", Title: "MLP", Paper: "two-layer perceptron (the paper's MLP baseline)",
-		// The paper: "hidden dimension set the same as our LW-GCN"; the authors'
-		// MLP class has no dropout, Adam lr 0.01, weight decay 5e-4.
-		Defaults: func(d string) Hyper {
-			h := base(d)
-			h.Hidden, h.Dropout = lwgcnHidden(d), 0
-			return h
-		},
-		Build: func(h Hyper) (nn.Model, Training, error) {
-			if h.Hidden < 1 {
-				return nil, Training{}, fmt.Errorf("hidden must be positive, got %d", h.Hidden)
-			}
-			return models.MLP{Hidden: h.Hidden, Dropout: h.Dropout}, Training{}, nil
-		},
-		AutoBatch: batchedFaster,
-	})
-	// pygcn (the paper's GCN code) row-normalises the features, as the
-	// standard preprocessing does, but normalises the adjacency by rows,
-	// D^-1 (A + I), where this GCN has Kipf & Welling's symmetric
-	// D^-1/2 (A + I) D^-1/2, and it reports the last of 200 epochs where the
-	// protocol keeps the best validation epoch of 400. Every GCN cell is
-	// within the paper's standard deviation, and the depth study and sweeps
-	// build on this GCN, so it is kept.
-	Register(Entry{
-		Name: "gcn", Title: "GCN", Paper: "Kipf & Welling, ICLR 2017 (pygcn settings: 64 hidden, dropout 0.5, lr 0.01, wd 5e-4)",
-		Defaults: base,
-		Build: func(h Hyper) (nn.Model, Training, error) {
-			if err := atLeast("hidden", h.Hidden, 1); err != nil {
-				return nil, Training{}, err
-			}
-			if h.Layers == 1 {
-				// models.GCN would silently train 2.
-				return nil, Training{}, fmt.Errorf("layers must be 0 (the reference, 2) or >= 2, got 1")
-			}
-			return models.GCN{Hidden: h.Hidden, Dropout: h.Dropout, Layers: h.Layers}, Training{}, nil
-		},
-		Graph:     Undirected,
-		AutoBatch: batchedFaster,
-	})
-	// GAT's official code (PetarV-/GAT, execute_cora.py) row-normalises the
-	// Planetoid features (preprocess_features), as the standard
-	// preprocessing does; it keeps the weights of the last epoch that raised
-	// the validation accuracy and lowered the loss together and stops after
-	// 100 epochs that improve neither. GAT is no Table 2 baseline of the
-	// paper (only the sweeps and the heterophily table run it), so it keeps
-	// the protocol's selection, as the sweeps recorded it.
-	Register(Entry{
-		Name: "gat", Title: "GAT", Paper: "Velickovic et al., ICLR 2018 (8 heads x 8 hidden, dropout 0.6, lr 0.005, wd 5e-4)",
-		Defaults: func(d string) Hyper {
-			h := base(d)
-			h.Hidden, h.Heads, h.Dropout, h.LR = 8, 8, 0.6, 0.005
-			return h
-		},
-		Build: func(h Hyper) (nn.Model, Training, error) {
-			if err := atLeast("hidden", h.Hidden, 1); err != nil {
-				return nil, Training{}, err
-			}
-			if err := atLeast("heads", h.Heads, 1); err != nil {
-				return nil, Training{}, err
-			}
-			return models.GAT{Hidden: h.Hidden, Heads: h.Heads, OutHeads: 1, Dropout: h.Dropout, AttentionDropout: h.Dropout}, Training{}, nil
-		},
-		Graph:     Undirected,
-		AutoBatch: batchedFaster,
-	})
 	Register(Entry{
 		Name: "gcnii", Title: "GCNII",
 		Paper:    "Chen et al., ICML 2020 (official settings: semi-supervised for Planetoid, full-supervised for Geom-GCN graphs)",
