@@ -22,6 +22,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
@@ -129,7 +130,7 @@ func runBenchBatched(args []string) error {
 		path = filepath.Join(root, "results", "bench-batched.json")
 	}
 	if err := checkOutput("-out", path, jsonOf("a batched benchmark (bench-batched.json)", func(data []byte) error {
-		_, err := experiments.ParseBatchedBench(path, data)
+		_, err := report.ParseBatchedBench(path, data)
 		return err
 	})); err != nil {
 		return err
@@ -146,14 +147,14 @@ func runBenchBatched(args []string) error {
 		fmt.Println(n)
 	}
 	// Rows of other models, datasets or thread counts already recorded are kept.
-	file := experiments.BatchedBenchFile{}
+	file := report.BatchedBenchFile{}
 	if _, err := os.Stat(path); err == nil {
-		old, err := experiments.ReadBatchedBench(path)
+		old, err := report.ReadBatchedBench(path)
 		if err != nil {
 			return err
 		}
 		file = *old
-		file.Rows = slices.DeleteFunc(file.Rows, func(r experiments.BatchedBenchRow) bool {
+		file.Rows = slices.DeleteFunc(file.Rows, func(r report.BatchedBenchRow) bool {
 			return r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs)
 		})
 	}
@@ -193,10 +194,10 @@ func runBenchBatched(args []string) error {
 					}
 				}
 			}
-			row := experiments.BatchedBenchRow{Model: *modelName, Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
+			row := report.BatchedBenchRow{Model: *modelName, Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
 				BatchedMs: median(bt, func(t blockTiming) float64 { return t.Ms }), AloneMs: median(at, func(t blockTiming) float64 { return t.Ms }),
 				BatchedCPUMs: median(bt, func(t blockTiming) float64 { return t.CPUMs }), AloneCPUMs: median(at, func(t blockTiming) float64 { return t.CPUMs }),
-				BatchedPeakRSS: maxRSS(bt), AlonePeakRSS: maxRSS(at), AuthorsMs: experiments.AuthorsMs(ds, p),
+				BatchedPeakRSS: maxRSS(bt), AlonePeakRSS: maxRSS(at), AuthorsMs: report.AuthorsMs(ds, p),
 				Provenance: results.NewProvenance(info.Name)}
 			if bt[0].Runs != *runs {
 				row.Runs = bt[0].Runs
@@ -212,11 +213,11 @@ func runBenchBatched(args []string) error {
 		if data == nil {
 			return file, nil
 		}
-		cur, err := experiments.ParseBatchedBench(path, data)
+		cur, err := report.ParseBatchedBench(path, data)
 		if err != nil {
 			return nil, fmt.Errorf("%w (not rewritten)", err)
 		}
-		cur.Rows = slices.DeleteFunc(cur.Rows, func(r experiments.BatchedBenchRow) bool {
+		cur.Rows = slices.DeleteFunc(cur.Rows, func(r report.BatchedBenchRow) bool {
 			return r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs)
 		})
 		for _, r := range file.Rows {

@@ -68,8 +68,14 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 	}
 	// The runs differ from split to split (a wiring fault giving every run
 	// the same split would pass the comparison above if both paths shared it).
-	if s := Summaries(ra)["gcn"]["texas"]; s == nil || s.ValAcc.Std == 0 {
-		t.Errorf("GCN's 3 runs alone have the same validation accuracy: %+v", s)
+	vals := map[float64]bool{}
+	for _, r := range ra {
+		if r.Model == "gcn" {
+			vals[r.ValAcc] = true
+		}
+	}
+	if len(vals) < 2 {
+		t.Errorf("GCN's 3 runs alone have the same validation accuracy: %v", vals)
 	}
 	// Resume: a 4th split is the only run trained.
 	batch.MaxRuns = 4

@@ -32,6 +32,8 @@ var rules = []rule{
 	{"lwgcn/models", false, []string{module + "/lwgcn/train", module + "/lwgcn/labelwise", module + "/lwgcn/zoo"}, "models know no trainer", nil},
 	{"lwgcn/train", false, []string{module + "/lwgcn/models", module + "/lwgcn/labelwise", module + "/lwgcn/zoo", module + "/lwgcn/experiments"}, "the trainer takes any nn.Model", nil},
 	{"lwgcn/figures", false, []string{module + "/lwgcn/train", module + "/lwgcn/experiments", module + "/lwgcn/nn"}, "figures draw results, they do not train", nil},
+	{"lwgcn/experiments", false, []string{module + "/lwgcn/report"}, "the runner records results; lwgcn/report renders them", nil},
+	{"lwgcn/internal/runstest", false, []string{module + "/lwgcn/models", module + "/lwgcn/labelwise", module + "/lwgcn/zoo", module + "/lwgcn/experiments"}, "the runs harness trains any trainer's model", nil},
 	{"lwgcn/limits", false, []string{module + "/"}, "the memory bounds sit at the bottom: every loader and command uses them", nil},
 	{"lwgcn", true, []string{module + "/kernel", module + "/cmd"}, "the library never imports the kernel or the CLI", nil},
 }

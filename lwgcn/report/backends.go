@@ -1,4 +1,4 @@
-package experiments
+package report
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/figures"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/results"
@@ -29,10 +30,6 @@ var backendFiles = []struct{ file, title string }{
 }
 
 var speedDatasets = []string{"texas", "chameleon", "squirrel", "cora"}
-
-func init() {
-	RegisterSection(Section{Order: 45, Render: backendsSection})
-}
 
 // backendsSection renders the two-backend comparison: LW-GCN's accuracy on
 // each backend (results/backends-*.json) and the speed table
@@ -76,7 +73,7 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString("run in one process, so on XLA it includes the 200 MB plugin and what earlier cases' compiled\n")
 		b.WriteString("executables still hold, and overstates one case run alone.\n\n")
 		b.WriteString(backendShareNote(rows, true) + "\n\n")
-		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, DatasetTitle, speedDatasets).Markdown())
+		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, experiments.DatasetTitle, speedDatasets).Markdown())
 	}
 	if len(gpu) == 0 {
 		if len(rows) > 0 {
@@ -92,7 +89,7 @@ func backendsSection(dir string) (string, error) {
 	b.WriteString("on a backend was not measured in the device time lent, most of which went to XLA CUDA compiling\n")
 	b.WriteString("(the compile column: once per graph, so once per run).\n\n")
 	b.WriteString(backendShareNote(gpu, false) + "\n\n")
-	b.WriteString(figures.BackendSpeedTable("", gpu, nil, DatasetTitle, speedDatasets).Markdown())
+	b.WriteString(figures.BackendSpeedTable("", gpu, nil, experiments.DatasetTitle, speedDatasets).Markdown())
 	return b.String(), nil
 }
 
@@ -210,7 +207,7 @@ func backendAccuracy(dir string) (string, error) {
 	if !found {
 		return "", nil
 	}
-	sortByOrder(datasets, Table2Datasets)
+	sortByOrder(datasets, experiments.Table2Datasets)
 	var b strings.Builder
 	b.WriteString("### LW-GCN accuracy per backend\n\n")
 	b.WriteString("`GOMLX_BACKEND=<backend> lwgcn train -dataset <d> -model lwgcn -splits 0-9 -results\n")
@@ -229,7 +226,7 @@ func backendAccuracy(dir string) (string, error) {
 	b.WriteString("---:|---:|\n")
 	var provLines []string
 	for _, d := range datasets {
-		fmt.Fprintf(&b, "| %s |", DatasetTitle(d))
+		fmt.Fprintf(&b, "| %s |", experiments.DatasetTitle(d))
 		for _, f := range backendFiles {
 			c, ok := cells[d][f.file]
 			if !ok {
@@ -237,7 +234,7 @@ func backendAccuracy(dir string) (string, error) {
 				continue
 			}
 			fmt.Fprintf(&b, " %.1f ± %.1f (%d runs) |", c.stat.Mean, c.stat.Std, c.stat.N)
-			provLines = append(provLines, fmt.Sprintf("%s on %s: %s", f.title, DatasetTitle(d), c.prov))
+			provLines = append(provLines, fmt.Sprintf("%s on %s: %s", f.title, experiments.DatasetTitle(d), c.prov))
 		}
 		if p, ok := paper.Table2[paper.LWGCN][d]; ok && !p.OOM {
 			fmt.Fprintf(&b, " %.1f ± %.1f |", p.Mean, p.Std)

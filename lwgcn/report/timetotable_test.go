@@ -1,4 +1,4 @@
-package experiments
+package report
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -60,9 +61,9 @@ func TestTimeToTableTable2(t *testing.T) {
 	}
 	sums := Summaries(f.Runs())
 	methods := append([]string{"lwgcn"}, "gcn", "mlp")
-	cells, cellRuns := comparisonCells(sums, methods, Table2Datasets)
+	cells, cellRuns := comparisonCells(sums, methods, experiments.Table2Datasets)
 	got := computeTimeToTable(f.Sessions(), cellRuns, cells)
-	want := TimeToTable{SessionSecs: 130.5, WallSecs: 130.5, Sessions: 2, MaxLoad1: -1, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 3 * len(Table2Datasets), CompleteCells: 1}
+	want := TimeToTable{SessionSecs: 130.5, WallSecs: 130.5, Sessions: 2, MaxLoad1: -1, UnsessionedRuns: 1, UnsessionedSecs: 7.25, Cells: 3 * len(experiments.Table2Datasets), CompleteCells: 1}
 	if got != want {
 		t.Errorf("time-to-table %+v, want %+v", got, want)
 	}
@@ -75,7 +76,7 @@ func TestTimeToTableTable2(t *testing.T) {
 	// and MLP among them) on its datasets.
 	line := fmt.Sprintf("Time-to-table: 2.2 min of wall time in 2 sessions; plus 1 runs recorded before sessions: 7 s, "+
 		"the sum of their own training times (total_secs; not wall time); not complete (1 of %d cells have all their "+
-		"protocol runs).", len(Table2Datasets)*len(Table2Methods))
+		"protocol runs).", len(experiments.Table2Datasets)*len(experiments.Table2Methods))
 	if !strings.Contains(doc, line) {
 		t.Errorf("table 2 section lacks\n%s\nit has:\n%s", line, doc)
 	}
@@ -142,11 +143,11 @@ func TestRunRecordsSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	spec := Spec{Experiment: "table2", ResultsPath: filepath.Join(dir, "table2.json"), Datasets: []string{"texas"},
-		Methods: []string{"mlp"}, MaxRuns: 1, Override: Overrides{Epochs: 2}, DatasetOptions: dstest.Options(t),
-		Command: "reproduce", Batch: BatchAlone}
+	spec := experiments.Spec{Experiment: "table2", ResultsPath: filepath.Join(dir, "table2.json"), Datasets: []string{"texas"},
+		Methods: []string{"mlp"}, MaxRuns: 1, Override: experiments.Overrides{Epochs: 2}, DatasetOptions: dstest.Options(t),
+		Command: "reproduce", Batch: experiments.BatchAlone}
 	for range 2 {
-		if _, err := Run(context.Background(), b, info, spec); err != nil {
+		if _, err := experiments.Run(context.Background(), b, info, spec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -196,7 +197,7 @@ func TestTimeToTableSweepAndDepth(t *testing.T) {
 	sessions := []results.Session{{ID: "W", WallSecs: 40}, {ID: "X", WallSecs: 7}}
 	got := SweepTimeToTable(sessions, sweep, "chameleon")
 	want := fmt.Sprintf("Time-to-table: 40 s of wall time in 1 session; not complete (1 of %d cells have all their protocol runs).\n",
-		len(SweepMethods)*len(SweepDegrees)*len(SweepHs))
+		len(experiments.SweepMethods)*len(experiments.SweepDegrees)*len(experiments.SweepHs))
 	if got != want {
 		t.Errorf("sweep: %q, want %q", got, want)
 	}
@@ -218,7 +219,7 @@ func TestTimeToTableSweepAndDepth(t *testing.T) {
 	}
 	want = fmt.Sprintf("Time-to-table: 20 runs recorded before sessions: 30 s, the sum of their own training times "+
 		"(total_secs; not wall time); not complete (2 of %d cells have all their protocol runs).\n",
-		len(depthDatasets)*len(depthMethods)*len(DepthLayers))
+		len(depthDatasets)*len(depthMethods)*len(experiments.DepthLayers))
 	if line != want {
 		t.Errorf("depth: %q, want %q", line, want)
 	}

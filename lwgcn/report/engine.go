@@ -1,4 +1,4 @@
-package experiments
+package report
 
 import (
 	"errors"
@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
-
-func init() { RegisterSection(Section{Order: 44, Render: engineSection}) }
 
 // EngineGoals are the fused-kernels issue's goals for a full LW-GCN epoch
 // on the pure-Go backend: a speed-up over today's main at one thread, and
@@ -70,7 +69,7 @@ func engineSection(dir string) (string, error) {
 			}
 		}
 		others := max(off.OtherCores, on.OtherCores, main.OtherCores)
-		fmt.Fprintf(&b, "| %s | %d | %s | %.2f | %.2f | %.2fx | %s | %s | %s | %.2f |\n", DatasetTitle(r.Dataset), r.Threads,
+		fmt.Fprintf(&b, "| %s | %d | %s | %.2f | %.2f | %.2fx | %s | %s | %s | %.2f |\n", experiments.DatasetTitle(r.Dataset), r.Threads,
 			mainMs, off.MsPerEpoch, on.MsPerEpoch, off.MsPerEpoch/on.MsPerEpoch, mainRatio, goal, met, others)
 		if p := on.Provenance.String(); !strings.Contains(strings.Join(provs, "\n"), p) {
 			provs = append(provs, p)

@@ -1,4 +1,4 @@
-package experiments
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -64,7 +65,7 @@ type cell struct {
 // protocolRunCount is the number of runs of the paper's protocol for a
 // dataset (Protocol's): 3 seeds of the public split for Planetoid graphs,
 // else 10 splits.
-func protocolRunCount(dataset string) int { return len(Protocol(dataset, 10)) }
+func protocolRunCount(dataset string) int { return len(experiments.Protocol(dataset, 10)) }
 
 // computeTimeToTable sums the sessions behind runs (looked up in
 // sessions) and counts the complete cells.
@@ -295,7 +296,7 @@ func depthTimeToTable(dir string, runs []results.Run) (string, error) {
 	var cells []cell
 	for _, d := range depthDatasets {
 		for _, m := range depthMethods {
-			for _, l := range DepthLayers {
+			for _, l := range experiments.DepthLayers {
 				cells = append(cells, cell{runs: byCell[fmt.Sprintf("%s/%s/%d", d, m, l)], want: protocolRunCount(d)})
 			}
 		}
@@ -319,9 +320,9 @@ func SweepTimeToTable(sessions []results.Session, runs []results.Run, base strin
 		byCell[k] = append(byCell[k], r)
 	}
 	var cells []cell
-	for _, m := range SweepMethods {
-		for _, d := range SweepDegrees {
-			for _, h := range SweepHs {
+	for _, m := range experiments.SweepMethods {
+		for _, d := range experiments.SweepDegrees {
+			for _, h := range experiments.SweepHs {
 				cells = append(cells, cell{runs: byCell[fmt.Sprintf("%s/%g/%.2f", m, d, h)], want: protocolRunCount(base)})
 			}
 		}

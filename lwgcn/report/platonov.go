@@ -1,16 +1,13 @@
-package experiments
+package report
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
-
-func init() {
-	RegisterSection(Section{Order: 25, Render: PlatonovMarkdown})
-}
 
 // platonovScore is a cell of the heterophily table in %: the test ROC-AUC
 // on the ROC-AUC datasets, the test accuracy elsewhere; ok false when the
@@ -19,10 +16,10 @@ func platonovScore(s *Summary, dataset string) (results.Stat, bool) {
 	if s == nil {
 		return results.Stat{}, false
 	}
-	if !ROCAUCDataset(dataset) {
+	if !experiments.ROCAUCDataset(dataset) {
 		return s.Acc, true
 	}
-	m, ok := s.Metrics[MetricTestROCAUC]
+	m, ok := s.Metrics[experiments.MetricTestROCAUC]
 	if !ok || m.N == 0 {
 		return results.Stat{}, false
 	}
@@ -44,7 +41,7 @@ func PlatonovMarkdown(dir string) (string, error) {
 		return "", err
 	}
 	sums := Summaries(append(t2, pl...))
-	datasets := PlatonovDatasets
+	datasets := experiments.PlatonovDatasets
 	var b strings.Builder
 	b.WriteString("## Beyond the paper: the heterophily benchmark of Platonov et al. (2023)\n\n")
 	b.WriteString("LW-GCN, its ablations and the baselines with their reference settings (untuned for these graphs:\n")
@@ -57,7 +54,7 @@ func PlatonovMarkdown(dir string) (string, error) {
 	b.WriteString("| method | Minesweeper (ROC-AUC) | Tolokers (ROC-AUC) | Chameleon (filtered) | Squirrel (filtered) |\n")
 	b.WriteString("|---|---:|---:|---:|---:|\n")
 	var shown []string
-	for _, m := range PlatonovMethods {
+	for _, m := range experiments.PlatonovMethods {
 		cells := make([]string, len(datasets))
 		any := false
 		for i, d := range datasets {
@@ -71,7 +68,7 @@ func PlatonovMarkdown(dir string) (string, error) {
 			continue
 		}
 		shown = append(shown, m)
-		fmt.Fprintf(&b, "| %s | %s |\n", MethodTitle(m), strings.Join(cells, " | "))
+		fmt.Fprintf(&b, "| %s | %s |\n", experiments.MethodTitle(m), strings.Join(cells, " | "))
 	}
 	for _, m := range paper.PlatonovModels {
 		cells := make([]string, len(datasets))
@@ -89,14 +86,14 @@ func PlatonovMarkdown(dir string) (string, error) {
 			var parts []string
 			for _, m := range shown {
 				if st, ok := platonovScore(sums[m][d], d); ok {
-					parts = append(parts, fmt.Sprintf("%s %+.1f", MethodTitle(m), st.Mean-bp.Mean))
+					parts = append(parts, fmt.Sprintf("%s %+.1f", experiments.MethodTitle(m), st.Mean-bp.Mean))
 				}
 			}
-			fmt.Fprintf(&b, "- %s (their best: %s, %.1f): %s\n", DatasetTitle(d), paper.PlatonovTitle(best), bp.Mean,
+			fmt.Fprintf(&b, "- %s (their best: %s, %.1f): %s\n", experiments.DatasetTitle(d), paper.PlatonovTitle(best), bp.Mean,
 				strings.Join(parts, ", "))
 		}
 	}
-	ttt, err := comparisonTimeToTable(dir, sums, PlatonovMethods, datasets, "table2", "platonov")
+	ttt, err := comparisonTimeToTable(dir, sums, experiments.PlatonovMethods, datasets, "table2", "platonov")
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package experiments
+package report
 
 import (
 	"encoding/json"
@@ -71,7 +71,7 @@ func AuthorsMs(dataset string, procs int) float64 {
 func ReadBatchedBench(path string) (*BatchedBenchFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("experiments: %w", err)
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	return ParseBatchedBench(path, data)
 }
@@ -81,17 +81,15 @@ func ReadBatchedBench(path string) (*BatchedBenchFile, error) {
 func ParseBatchedBench(path string, data []byte) (*BatchedBenchFile, error) {
 	var f BatchedBenchFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("experiments: %s: %w", path, err)
+		return nil, fmt.Errorf("report: %s: %w", path, err)
 	}
 	for i, r := range f.Rows {
 		if r.Model == "" || r.Dataset == "" || !(r.BatchedMs > 0) || !(r.AloneMs > 0) || r.Runs < 1 || r.Procs < 1 {
-			return nil, fmt.Errorf("experiments: %s: row %d lacks a model, a dataset, positive times, runs or gomaxprocs", path, i)
+			return nil, fmt.Errorf("report: %s: row %d lacks a model, a dataset, positive times, runs or gomaxprocs", path, i)
 		}
 	}
 	return &f, nil
 }
-
-func init() { RegisterSection(Section{Order: 41, Render: batchedSpeedSection}) }
 
 // batchedSpeedSection renders results/bench-batched.json, if present.
 func batchedSpeedSection(dir string) (string, error) {

@@ -1,4 +1,4 @@
-package experiments
+package report
 
 import (
 	"encoding/json"
@@ -13,34 +13,30 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/figures"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
-// Section renders one part of docs/RESULTS.md from the results directory;
-// it returns "" when it has nothing to show. Other packages (sweeps,
-// benchmarks) add sections with RegisterSection.
-type Section struct {
-	Order  int
-	Render func(resultsDir string) (string, error)
-}
-
-var sections []Section
-
-// RegisterSection adds a section to docs/RESULTS.md (ordered by Order).
-func RegisterSection(s Section) { sections = append(sections, s) }
-
-func init() {
-	RegisterSection(Section{Order: 10, Render: table2Section})
-	RegisterSection(Section{Order: 15, Render: baselinesSection})
-	RegisterSection(Section{Order: 20, Render: table3Section})
-	RegisterSection(Section{Order: 30, Render: refineSection})
-	RegisterSection(Section{Order: 40, Render: speedSection})
-	RegisterSection(Section{Order: 60, Render: depthSection})
-	RegisterSection(Section{Order: 80, Render: gridSection})
-	RegisterSection(Section{Order: 90, Render: notRunSection})
+// sections are docs/RESULTS.md's sections, in the document's order: each
+// renders its part from the results directory, or "" when it has nothing
+// to show.
+var sections = []func(resultsDir string) (string, error){
+	table2Section,       // Table 2: LW-GCN and the baselines beside the paper
+	baselinesSection,    // the baselines' reproduction notes
+	table3Section,       // Table 3: the ablations
+	PlatonovMarkdown,    // the heterophily benchmark of Platonov et al.
+	refineSection,       // pseudo-label refinement (beyond the paper)
+	speedSection,        // speed: full LW-GCN epochs and layers
+	batchedSpeedSection, // speed: runs batched in one computation
+	engineSection,       // the pure-Go engine with and without lwgcn's kernels
+	backendsSection,     // pure Go against XLA (and a GPU)
+	sweepSection,        // the synthetic homophily sweep (Fig. 2)
+	depthSection,        // depth sensitivity
+	gridSection,         // the grid search
+	notRunSection,       // what was not run
 }
 
 // openRuns reads <dir>/<name>.json; a missing file gives no runs.
@@ -83,7 +79,7 @@ func CheckResultsDir(dir string) error {
 // must exist and hold results files.
 func ResultsDoc(resultsDir string) (string, error) {
 	if err := CheckResultsDir(resultsDir); err != nil {
-		return "", fmt.Errorf("experiments: results directory %w", err)
+		return "", fmt.Errorf("report: results directory %w", err)
 	}
 	var b strings.Builder
 	b.WriteString(ResultsDocHead)
@@ -93,16 +89,8 @@ func ResultsDoc(resultsDir string) (string, error) {
 	b.WriteString("protocol (10 splits with seed 15 for Geom-GCN and filtered graphs; the public split with seeds\n")
 	b.WriteString("10, 11, 12 for Planetoid graphs), with the paper's numbers beside ours. Each table's footer gives\n")
 	b.WriteString("the commit, backend and machine that produced it.\n")
-	ordered := append([]Section(nil), sections...)
-	for i := range ordered {
-		for j := i + 1; j < len(ordered); j++ {
-			if ordered[j].Order < ordered[i].Order {
-				ordered[i], ordered[j] = ordered[j], ordered[i]
-			}
-		}
-	}
-	for _, s := range ordered {
-		text, err := s.Render(resultsDir)
+	for _, render := range sections {
+		text, err := render(resultsDir)
 		if err != nil {
 			return "", err
 		}
@@ -122,20 +110,6 @@ func WriteResultsDoc(resultsDir, path string) error {
 	return results.WriteFileAtomic(path, []byte(doc))
 }
 
-// Table2Methods are the methods of `lwgcn reproduce table2`: LW-GCN and the
-// paper's baselines.
-var Table2Methods = []string{"lwgcn", "mlp", "gcn", "gat", "gcnii",
-	"mixhop", "supergat", "fagcn", "simpgcn", "h2gcn", "gprgnn", "bmgcn", "asgc", "linkx", "glognn++"}
-
-// Table2Datasets are the datasets of `lwgcn reproduce table2`, in the
-// table's column order.
-var Table2Datasets = []string{"texas", "wisconsin", "cornell", "chameleon", "squirrel", "cora", "citeseer", "pubmed",
-	"chameleon_filtered", "squirrel_filtered"}
-
-// Table3Datasets are the datasets of `lwgcn reproduce table3`: the paper's
-// Table 3 columns.
-var Table3Datasets = []string{"cora", "citeseer", "pubmed", "texas", "chameleon", "squirrel"}
-
 func table2Section(dir string) (string, error) {
 	runs, err := openRuns(dir, "table2")
 	if err != nil || len(runs) == 0 {
@@ -154,23 +128,23 @@ func table2Section(dir string) (string, error) {
 	b.WriteString("paper's Table 2 and appendix Tables 5-6. The filtered Chameleon/Squirrel (Platonov et al. 2023)\n")
 	b.WriteString("have no paper number: the paper's unfiltered numbers are inflated by duplicate nodes that leak\n")
 	b.WriteString("between train and test.\n\n")
-	b.WriteString(Comparison("", sums, Table2Datasets, methods, paper.Table2).Markdown())
-	b.WriteString(TableNotes(sums, methods, Table2Datasets))
+	b.WriteString(Comparison("", sums, experiments.Table2Datasets, methods, paper.Table2).Markdown())
+	b.WriteString(TableNotes(sums, methods, experiments.Table2Datasets))
 	// Complete means every method of `lwgcn reproduce table2` too, run or not.
 	all := methods
-	for _, m := range Table2Methods {
+	for _, m := range experiments.Table2Methods {
 		if !slices.Contains(all, m) {
 			all = append(all, m)
 		}
 	}
-	ttt, err := comparisonTimeToTable(dir, sums, all, Table2Datasets, "table2")
+	ttt, err := comparisonTimeToTable(dir, sums, all, experiments.Table2Datasets, "table2")
 	if err != nil {
 		return "", err
 	}
 	b.WriteString("\n" + ttt)
 	b.WriteString("\n### LW-GCN against the paper\n\n")
 	b.WriteString("| dataset | ours | paper | within the paper's std? | weight f_C ours | paper | f_P test acc | pseudo-label acc (test) | ms/epoch |\n|---|---:|---:|---|---:|---:|---:|---:|---:|\n")
-	for _, d := range Table2Datasets {
+	for _, d := range experiments.Table2Datasets {
 		s := sums["lwgcn"][d]
 		if s == nil {
 			continue
@@ -188,7 +162,7 @@ func table2Section(dir string) (string, error) {
 		if w, ok := paper.SelectionWeight[d]; ok {
 			pw = fmt.Sprintf("%.3f", w)
 		}
-		fmt.Fprintf(&b, "| %s | %.1f ± %.1f | %s | %s | %s | %s | %s | %s | %.1f |\n", DatasetTitle(d), s.Acc.Mean, s.Acc.Std,
+		fmt.Fprintf(&b, "| %s | %.1f ± %.1f | %s | %s | %s | %s | %s | %s | %.1f |\n", experiments.DatasetTitle(d), s.Acc.Mean, s.Acc.Std,
 			pStr, verdict, fmtStat(s.Weight, 3), pw, fmtPct(s.Metrics["fp_test_acc"]), fmtPct(s.Metrics["pseudo_acc"]), s.MsPerEpoch)
 	}
 	return b.String(), nil
@@ -233,7 +207,7 @@ func baselinesSection(dir string) (string, error) {
 		if m == paper.LWGCN {
 			continue
 		}
-		for _, d := range Table2Datasets {
+		for _, d := range experiments.Table2Datasets {
 			s := sums[m][d]
 			if s == nil {
 				continue
@@ -250,7 +224,7 @@ func baselinesSection(dir string) (string, error) {
 			if e, ok := zoo.Lookup(m); ok {
 				note = strings.ReplaceAll(e.Note(d), "|", "\\|")
 			}
-			fmt.Fprintf(&b, "| %s | %s | %.1f ± %.1f | %s | %s | %d | %s | %s |\n", m, DatasetTitle(d),
+			fmt.Fprintf(&b, "| %s | %s | %.1f ± %.1f | %s | %s | %d | %s | %s |\n", m, experiments.DatasetTitle(d),
 				s.Acc.Mean, s.Acc.Std, pStr, verdict, len(s.Runs), msPerEpochText(s), note)
 		}
 	}
@@ -284,7 +258,7 @@ func acceleratorRuns(sums map[string]map[string]*Summary, methods, datasets []st
 				}
 			}
 			if n > 0 {
-				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d runs)", MethodTitle(m), DatasetTitle(d), n, len(s.Runs)))
+				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d runs)", experiments.MethodTitle(m), experiments.DatasetTitle(d), n, len(s.Runs)))
 			}
 		}
 	}
@@ -304,7 +278,7 @@ func partialRuns(sums map[string]map[string]*Summary, methods, datasets []string
 			s := sums[m][d]
 			want := protocolRunCount(d)
 			if s != nil && len(s.Runs) < want {
-				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d)", MethodTitle(m), DatasetTitle(d), len(s.Runs), want))
+				parts = append(parts, fmt.Sprintf("%s on %s (%d of %d)", experiments.MethodTitle(m), experiments.DatasetTitle(d), len(s.Runs), want))
 			}
 		}
 	}
@@ -339,7 +313,7 @@ func table3Section(dir string) (string, error) {
 		return "", err
 	}
 	sums := Summaries(append(t2, abl...))
-	datasets := Table3Datasets
+	datasets := experiments.Table3Datasets
 	methods := []string{"mlp", "gcn", "gcnii", "lwgcn-p", "lwgcn-g", "lwgcn-gcn", "lwgcn"}
 	var b strings.Builder
 	b.WriteString("## Table 3: ablation study\n\n")
@@ -363,7 +337,7 @@ func table3Section(dir string) (string, error) {
 			continue
 		}
 		ok := (rel == "above" && g.Acc.Mean > other.Acc.Mean) || (rel == "below" && g.Acc.Mean < other.Acc.Mean)
-		fmt.Fprintf(&b, "- %s: LW-GCN\\G %.1f vs %s %.1f: %s %s (%v)\n", DatasetTitle(d), g.Acc.Mean, name,
+		fmt.Fprintf(&b, "- %s: LW-GCN\\G %.1f vs %s %.1f: %s %s (%v)\n", experiments.DatasetTitle(d), g.Acc.Mean, name,
 			other.Acc.Mean, rel, name, map[bool]string{true: "holds", false: "does not hold"}[ok])
 	}
 	return b.String(), nil
@@ -386,7 +360,7 @@ func refineSection(dir string) (string, error) {
 	b.WriteString("whose float32 sums come in another order, so round 0 can differ split by split from Table 2's LW-GCN runs.\n\n")
 	b.WriteString("| dataset | round 0 test | round 1 test | round 2 test | pseudo-label acc round 0 → 1 → 2 | runs |\n|---|---:|---:|---:|---|---:|\n")
 	for _, m := range sortedKeys(sums) {
-		for _, d := range Table2Datasets {
+		for _, d := range experiments.Table2Datasets {
 			s := sums[m][d]
 			if s == nil {
 				continue
@@ -398,7 +372,7 @@ func refineSection(dir string) (string, error) {
 				}
 				return fmt.Sprintf("%.1f ± %.1f", 100*v.Mean, 100*v.Std)
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s → %s → %s | %d |\n", DatasetTitle(d), st("round0_test_acc"),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s → %s → %s | %d |\n", experiments.DatasetTitle(d), st("round0_test_acc"),
 				st("round1_test_acc"), st("round2_test_acc"), fmtPct(s.Metrics["round0_pseudo_acc"]),
 				fmtPct(s.Metrics["round1_pseudo_acc"]), fmtPct(s.Metrics["round2_pseudo_acc"]), s.Acc.N)
 		}
@@ -443,7 +417,7 @@ func speedSection(dir string) (string, error) {
 		speedRows[i] = figures.SpeedRow{Dataset: r.Dataset, MsPerEpoch: r.MsPerEpoch, CPUMs: r.CPUMs, PeakRSS: r.PeakRSS,
 			PyTorchMs: t.Ms, Goal: t.Goal, Provenance: r.Provenance}
 	}
-	b.WriteString(figures.SpeedTable("", speedRows, DatasetTitle).Markdown())
+	b.WriteString(figures.SpeedTable("", speedRows, experiments.DatasetTitle).Markdown())
 	suite, err := readBenchSuite(dir)
 	if err != nil {
 		return "", err
@@ -535,7 +509,7 @@ func budgetNote(rows []results.EpochBench, suite *benchSuite) string {
 		}
 		if best > budget {
 			lines = append(lines, fmt.Sprintf("%s: the goal leaves %.1f ms for the epoch; %s alone (forward, backward and "+
-				"update, no evaluation forward) takes %.1f ms on a random graph of its size", DatasetTitle(r.Dataset),
+				"update, no evaluation forward) takes %.1f ms on a random graph of its size", experiments.DatasetTitle(r.Dataset),
 				budget, part, best))
 		}
 	}
@@ -641,13 +615,13 @@ func depthSection(dir string) (string, error) {
 			ls = append(ls, l)
 		}
 		sort.Ints(ls)
-		fmt.Fprintf(&b, "%s:\n\n| method |", DatasetTitle(d))
+		fmt.Fprintf(&b, "%s:\n\n| method |", experiments.DatasetTitle(d))
 		for _, l := range ls {
 			fmt.Fprintf(&b, " %d layers |", l)
 		}
 		b.WriteString("\n|---|" + strings.Repeat("---:|", len(ls)) + "\n")
 		for _, m := range sortedKeys(curves[d]) {
-			fmt.Fprintf(&b, "| %s |", MethodTitle(m))
+			fmt.Fprintf(&b, "| %s |", experiments.MethodTitle(m))
 			for _, l := range ls {
 				if st, ok := curves[d][m][l]; ok {
 					fmt.Fprintf(&b, " %.1f ± %.1f%s |", st.Mean, st.Std, depthPartial(d, st.N))
@@ -667,11 +641,3 @@ func depthSection(dir string) (string, error) {
 	b.WriteString("\n" + ttt)
 	return b.String(), nil
 }
-
-// PlatonovDatasets and PlatonovMethods are `lwgcn reproduce platonov`'s:
-// the heterophily benchmark of Platonov et al. (2023) held here, LW-GCN,
-// its ablations and Table 2's baselines.
-var (
-	PlatonovDatasets = paper.PlatonovDatasets
-	PlatonovMethods  = append(slices.Clone(Table2Methods), "lwgcn-p", "lwgcn-g", "lwgcn-gcn")
-)
