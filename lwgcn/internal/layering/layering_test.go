@@ -25,6 +25,7 @@ type rule struct {
 var rules = []rule{
 	{"lwgcn/graph", true, []string{"github.com/gomlx/", module + "/lwgcn/"}, "the graph core is plain Go at the bottom", nil},
 	{"lwgcn/homophily", false, []string{"github.com/gomlx/"}, "homophily measures run on the host", nil},
+	{"lwgcn/userdata", false, []string{"github.com/gomlx/", module + "/lwgcn/datasets"}, "users' files are read on the host, apart from the registered datasets", nil},
 	{"lwgcn/analysis", false, []string{"github.com/gomlx/"}, "analysis runs on the host", nil},
 	{"lwgcn/gokernels", false, []string{module + "/lwgcn/", "github.com/gomlx/gomlx"}, "the backend's kernels see only compute", nil},
 	{"lwgcn/nn/sparse", false, []string{module + "/lwgcn/"}, "the sparse engine sits below the layers (on the backend's kernels)", []string{module + "/lwgcn/gokernels"}},

@@ -1,4 +1,4 @@
-package datasets_test
+package userdata_test
 
 import (
 	"os"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/userdata"
 )
 
 // writeFiles writes name -> content into a temp dir and returns the paths.
@@ -34,8 +34,8 @@ func TestLoadUserFilesDenseIntegerIDs(t *testing.T) {
 		"labels.csv":   "node,label\n0,spam\n1,ham\n3, spam \n",
 		"splits.csv":   "node,split0,split1\n0,train,test\n1,val,train\n2,-,none\n3,test,val\n",
 	})
-	ug, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"],
-		Labels: p["labels.csv"], Splits: p["splits.csv"], UserOptions: datasets.UserOptions{Name: "tiny"}})
+	ug, err := userdata.LoadUserFiles(userdata.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"],
+		Labels: p["labels.csv"], Splits: p["splits.csv"], UserOptions: userdata.UserOptions{Name: "tiny"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,13 +79,13 @@ func TestLoadUserFilesDenseIntegerIDs(t *testing.T) {
 }
 
 func TestReadUserGraphNamedSparse(t *testing.T) {
-	in := datasets.UserInputs{
+	in := userdata.UserInputs{
 		// Whitespace-separated, no header; ids are names.
-		Features: &datasets.NamedReader{Name: "x.txt", R: strings.NewReader("carol 1:1 3:2.5\nalice\nbob 0:-1\t\n")},
-		Labels:   &datasets.NamedReader{Name: "y.tsv", R: strings.NewReader("alice\t2\nbob\t0\ncarol\t-1\n")},
-		Edges:    &datasets.NamedReader{Name: "e.txt", R: strings.NewReader("alice   bob\nbob carol\n\"carol\" alice\n")},
+		Features: &userdata.NamedReader{Name: "x.txt", R: strings.NewReader("carol 1:1 3:2.5\nalice\nbob 0:-1\t\n")},
+		Labels:   &userdata.NamedReader{Name: "y.tsv", R: strings.NewReader("alice\t2\nbob\t0\ncarol\t-1\n")},
+		Edges:    &userdata.NamedReader{Name: "e.txt", R: strings.NewReader("alice   bob\nbob carol\n\"carol\" alice\n")},
 	}
-	ug, err := datasets.ReadUserGraph(in, datasets.UserOptions{Undirected: true})
+	ug, err := userdata.ReadUserGraph(in, userdata.UserOptions{Undirected: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,11 @@ func TestReadUserGraphNamedSparse(t *testing.T) {
 
 func TestReadUserGraphIdentityFeaturesAndOptions(t *testing.T) {
 	// No features: identity. Quoted labels with commas.
-	in := datasets.UserInputs{
-		Edges:  &datasets.NamedReader{Name: "e", R: strings.NewReader("0 2\n")},
-		Labels: &datasets.NamedReader{Name: "l", R: strings.NewReader("0,\"New York, NY\"\n2,\"Paris \"\"FR\"\"\"\n")},
+	in := userdata.UserInputs{
+		Edges:  &userdata.NamedReader{Name: "e", R: strings.NewReader("0 2\n")},
+		Labels: &userdata.NamedReader{Name: "l", R: strings.NewReader("0,\"New York, NY\"\n2,\"Paris \"\"FR\"\"\"\n")},
 	}
-	ug, err := datasets.ReadUserGraph(in, datasets.UserOptions{})
+	ug, err := userdata.ReadUserGraph(in, userdata.UserOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +124,11 @@ func TestReadUserGraphIdentityFeaturesAndOptions(t *testing.T) {
 		t.Errorf("class names %q", ug.ClassNames)
 	}
 	// 1-based sparse indices and a fixed width; a header forced off.
-	in = datasets.UserInputs{
-		Edges:    &datasets.NamedReader{Name: "e", R: strings.NewReader("0,1\n")},
-		Features: &datasets.NamedReader{Name: "f", R: strings.NewReader("0 1:3\n1 2:4\n")},
+	in = userdata.UserInputs{
+		Edges:    &userdata.NamedReader{Name: "e", R: strings.NewReader("0,1\n")},
+		Features: &userdata.NamedReader{Name: "f", R: strings.NewReader("0 1:3\n1 2:4\n")},
 	}
-	ug, err = datasets.ReadUserGraph(in, datasets.UserOptions{SparseIndexBase: 1, NumFeatures: 5, Header: datasets.HeaderAbsent})
+	ug, err = userdata.ReadUserGraph(in, userdata.UserOptions{SparseIndexBase: 1, NumFeatures: 5, Header: userdata.HeaderAbsent})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +136,8 @@ func TestReadUserGraphIdentityFeaturesAndOptions(t *testing.T) {
 		t.Errorf("1-based features %v", f.ToDense())
 	}
 	// Nodes named like column names are data when the next line looks the same.
-	in = datasets.UserInputs{Edges: &datasets.NamedReader{Name: "e", R: strings.NewReader("x1,x2\nx2,x3\n")}}
-	if ug, err = datasets.ReadUserGraph(in, datasets.UserOptions{}); err != nil || ug.Graph.NumEdges() != 2 {
+	in = userdata.UserInputs{Edges: &userdata.NamedReader{Name: "e", R: strings.NewReader("x1,x2\nx2,x3\n")}}
+	if ug, err = userdata.ReadUserGraph(in, userdata.UserOptions{}); err != nil || ug.Graph.NumEdges() != 2 {
 		t.Errorf("x1,x2 / x2,x3: err %v, graph %v", err, ug)
 	}
 }
@@ -148,7 +148,7 @@ func TestReadUserGraphErrors(t *testing.T) {
 	cases := []struct {
 		name                         string
 		edges, feats, labels, splits string
-		ids                          datasets.IDMode
+		ids                          userdata.IDMode
 		want                         string
 	}{
 		{"edge weights", "0,1\n1,2,0.5\n", feats, "", "", 0, "edges.csv:2: 3 fields, want 2 (source, target); edge weights"},
@@ -160,7 +160,7 @@ func TestReadUserGraphErrors(t *testing.T) {
 		{"missing row", "0,1\n1,7\n", feats, "", "", 0, "edges.csv:2: node 7 has no row in"},
 		{"1-based ids", edges, "node,a,b\n1,1,2\n2,3,4\n3,5,6\n", "", "", 0, "features.csv:4: node id 3 outside 0..2"},
 		{"named unknown", "a,b\nb,zed\n", "a,1\nb,2\n", "", "", 0, `edges.csv:2: node "zed" has no row in`},
-		{"forced integer", "a,b\n", "", "", "", datasets.IDsInteger, `edges.csv:1: node id "a" is not a non-negative integer`},
+		{"forced integer", "a,b\n", "", "", "", userdata.IDsInteger, `edges.csv:1: node id "a" is not a non-negative integer`},
 		{"sparse pair", edges, "0 1:1\n1 2\n2 0:1\n", "", "", 0, `features.csv:2: "2" is not an index:value pair`},
 		{"sparse repeat", edges, "0 1:1 1:2\n1\n2\n", "", "", 0, "features.csv:1: feature index 1 appears twice"},
 		{"sparse index", edges, "0 -1:1\n1\n2\n", "", "", 0, `features.csv:1: feature index "-1" is not an integer >= 0`},
@@ -185,8 +185,8 @@ func TestReadUserGraphErrors(t *testing.T) {
 				}
 			}
 			p := writeFiles(t, files)
-			_, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"],
-				Labels: p["labels.csv"], Splits: p["splits.csv"], UserOptions: datasets.UserOptions{IDs: c.ids}})
+			_, err := userdata.LoadUserFiles(userdata.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"],
+				Labels: p["labels.csv"], Splits: p["splits.csv"], UserOptions: userdata.UserOptions{IDs: c.ids}})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v\nwant it to contain %q", err, c.want)
 			}
@@ -196,11 +196,11 @@ func TestReadUserGraphErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: "/nonexistent/e.csv"}); err == nil ||
+	if _, err := userdata.LoadUserFiles(userdata.UserFiles{Edges: "/nonexistent/e.csv"}); err == nil ||
 		!strings.Contains(err.Error(), "/nonexistent/e.csv") {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := datasets.LoadUserFiles(datasets.UserFiles{}); err == nil || !strings.Contains(err.Error(), "no edges file") {
+	if _, err := userdata.LoadUserFiles(userdata.UserFiles{}); err == nil || !strings.Contains(err.Error(), "no edges file") {
 		t.Errorf("no edges: %v", err)
 	}
 }
@@ -217,13 +217,13 @@ func TestWriteUserFilesRoundTrip(t *testing.T) {
 		g := graph.MustNew(graph.Spec{Name: "rt", NumNodes: 4, Src: []int32{0, 1, 3, 3}, Dst: []int32{1, 0, 2, 3},
 			Features: x, Labels: []int32{0, 2, graph.Unlabeled, 1},
 			Splits: []graph.Split{{Train: []int32{0}, Val: []int32{1}, Test: []int32{3}}, {Train: []int32{1, 3}, Test: []int32{0}}}})
-		uf, err := datasets.WriteUserFiles(t.TempDir(), g)
+		uf, err := userdata.WriteUserFiles(t.TempDir(), g)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Read back with header detection, as a user would.
-		uf.Header = datasets.HeaderAuto
-		ug, err := datasets.LoadUserFiles(uf)
+		uf.Header = userdata.HeaderAuto
+		ug, err := userdata.LoadUserFiles(uf)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package datasets
+package userdata
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/textio"
 	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
@@ -281,14 +282,14 @@ func clipString(s string) string {
 // recordReader yields the data records of one file, skipping comments,
 // blank lines and (once decided) the header.
 type recordReader struct {
-	lr      *lineReader
+	lr      *textio.LineReader
 	name    string
 	pending []record
 	first   bool
 }
 
 func newRecordReader(in *NamedReader) *recordReader {
-	return &recordReader{lr: newLineReader(in.R, in.Name), name: in.Name, first: true}
+	return &recordReader{lr: textio.NewLineReader(in.R, in.Name), name: in.Name, first: true}
 }
 
 // raw returns the next non-comment line's fields, or ok=false at the end.
@@ -299,9 +300,9 @@ func (r *recordReader) raw() (record, bool, error) {
 		return rec, true, nil
 	}
 	for {
-		b, ok := r.lr.next()
+		b, ok := r.lr.Next()
 		if !ok {
-			return record{}, false, r.lr.err()
+			return record{}, false, r.lr.Err()
 		}
 		if r.first {
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // UTF-8 byte order mark
@@ -313,9 +314,9 @@ func (r *recordReader) raw() (record, bool, error) {
 		}
 		fields, err := splitFields(string(t))
 		if err != nil {
-			return record{}, false, r.lr.errorf("%v", err)
+			return record{}, false, r.lr.Errorf("%v", err)
 		}
-		return record{line: r.lr.n, fields: fields}, true, nil
+		return record{line: r.lr.N, fields: fields}, true, nil
 	}
 }
 

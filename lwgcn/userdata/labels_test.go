@@ -1,12 +1,12 @@
-package datasets_test
+package userdata_test
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/userdata"
 )
 
 // A huge integer label makes one class, not two billion (the loader used to
@@ -17,7 +17,7 @@ func TestUserLabelsNumberedByDistinctValues(t *testing.T) {
 		"edges.csv":  "0,1\n1,2\n2,3\n3,0\n",
 		"labels.csv": "0,2000000000\n1,7\n2,-1\n3,07\n",
 	})
-	ug, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"]})
+	ug, err := userdata.LoadUserFiles(userdata.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestUserLabelsNumberedByDistinctValues(t *testing.T) {
 
 	// Dense integer labels keep their numbers, an unused one (1 of 0..3) too.
 	p = writeFiles(t, map[string]string{"edges.csv": "0,1\n1,2\n", "labels.csv": "0,2\n1,0\n2,3\n"})
-	ug, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"]})
+	ug, err = userdata.LoadUserFiles(userdata.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestUserLabelsNumberedByDistinctValues(t *testing.T) {
 	}
 	// 0, 1 and 100000000: sparse, so three classes (not 10^8 + 1).
 	p = writeFiles(t, map[string]string{"edges.csv": "0,1\n1,2\n", "labels.csv": "0,100000000\n1,0\n2,1\n"})
-	ug, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"]})
+	ug, err = userdata.LoadUserFiles(userdata.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"]})
 	if err != nil {
 		t.Fatal(err)
 	}
