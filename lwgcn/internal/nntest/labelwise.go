@@ -1,9 +1,10 @@
-package nn
+package nntest
 
 // LabelWiseReference computes label-wise graph convolution the slow,
-// obvious way of the official code, for tests: it builds every A_k as a
-// dense N x N matrix (row-normalised over v's class-k in-edges), keeps the
-// classes present (with at least one edge), and returns
+// obvious way of the official code (nn.LabelWiseConv's reference): it
+// builds every A_k as a dense N x N matrix (row-normalised over v's class-k
+// in-edges), keeps the classes present (with at least one edge), and
+// returns
 //
 //	concat(A_k1 h, ..., A_kK h, h) · weight + bias
 //
@@ -42,7 +43,7 @@ func LabelWiseReference(h [][]float64, src, dst []int32, class []int32, numClass
 				}
 			}
 		}
-		blocks = append(blocks, matMul(a, h))
+		blocks = append(blocks, DenseMatMul(a, h))
 	}
 	blocks = append(blocks, h)
 	out := make([][]float64, n)
@@ -82,20 +83,4 @@ func LabelWiseConcatWeight(wSelf, wCls []float64, f, numClasses, out int, presen
 		rows = append(rows, append([]float64(nil), wSelf[j*out:(j+1)*out]...))
 	}
 	return rows
-}
-
-func matMul(a, b [][]float64) [][]float64 {
-	out := make([][]float64, len(a))
-	for i := range a {
-		out[i] = make([]float64, len(b[0]))
-		for k, x := range a[i] {
-			if x == 0 {
-				continue
-			}
-			for j, y := range b[k] {
-				out[i][j] += x * y
-			}
-		}
-	}
-	return out
 }
