@@ -8,6 +8,12 @@ project venv, see kernel/requirements.txt) and fails when
   fewer than MIN_SHAPES drawn elements (path, line, polyline, polygon, rect,
   circle, ellipse; nbconvert's sanitiser leaves an empty <svg> with only its
   <title>), or whose screenshot is (nearly) one colour;
+- a figure's text sticks out of its SVG box: every <text> of the SVG, laid
+  out at the figure's own size (in a shadow root, apart from the page's
+  styles), must lie within the <svg>'s width and height (TEXT_SLACK);
+- a code cell is not highlighted as Go: a line that starts with `//` must be
+  all comment tokens (nbconvert falls back to the IPython lexer when the
+  kernel names none; an apostrophe in a comment then opens a string);
 - any image on the page is broken (loaded with no pixels) or failed to load;
 - the page logs a console error or throws;
 - the page makes any request that is not file: or data: (the report must be
@@ -36,6 +42,9 @@ MIN_SHAPES = 3         # drawn SVG elements a real figure has at least (axes, ma
 MIN_INK = 0.002        # fraction of a figure's pixels that differ from its background
 INK_TOLERANCE = 24     # per-channel difference from the background that counts as ink
 VIEWPORT = {"width": 1280, "height": 900}
+TEXT_SLACK = 0.5       # pixels a text's box may pass the SVG's edge (rounding)
+# Pygments' comment token classes (Comment, Comment.Single, .Multiline, .Hashbang, .Special).
+COMMENT_CLASSES = ("c", "c1", "cm", "ch", "cs")
 
 # Collects, per page, the figures (SVG outputs) and all images.
 COLLECT_JS = r"""
@@ -52,13 +61,35 @@ COLLECT_JS = r"""
       ? Uint8Array.from(atob(data), (c) => c.charCodeAt(0)) : null;
     return bytes ? new TextDecoder().decode(bytes) : decodeURIComponent(data);
   };
+  // Text boxes of an SVG document laid out at its own size, in a shadow root
+  // (the page's styles do not reach it, its styles do not leak out).
+  const host = document.createElement("div");
+  host.style.cssText = "position:absolute;left:0;top:0;visibility:hidden";
+  document.body.appendChild(host);
+  const shadow = host.attachShadow({mode: "open"});
+  const overflow = (doc) => {
+    const svg = document.importNode(doc.documentElement, true);
+    shadow.replaceChildren(svg);
+    const box = svg.getBoundingClientRect();
+    const out = [];
+    svg.querySelectorAll("text").forEach((t) => {
+      const r = t.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) return;
+      const by = {left: box.left - r.left, right: r.right - box.right,
+                  top: box.top - r.top, bottom: r.bottom - box.bottom};
+      const sides = Object.keys(by).filter((k) => by[k] > SLACK);
+      if (sides.length) out.push({text: t.textContent.slice(0, 80),
+                                  sides: sides.map((k) => `${k} by ${by[k].toFixed(1)} px`)});
+    });
+    return out;
+  };
   const figures = [];
   document.querySelectorAll('[data-mime-type="image/svg+xml"], .jp-RenderedSVG').forEach((el, i) => {
     el.setAttribute("data-lwgcn-figure", String(i));
     const img = el.querySelector("img");
     const svg = el.querySelector("svg");
     const f = {index: i, kind: img ? "img" : (svg ? "inline-svg" : "none"), title: "",
-               loaded: false, width: 0, height: 0, shapes: 0, texts: 0, parseError: ""};
+               loaded: false, width: 0, height: 0, shapes: 0, texts: 0, parseError: "", overflow: []};
     if (img) {
       f.title = img.getAttribute("alt") || "";
       f.loaded = img.complete && img.naturalWidth > 0;
@@ -68,7 +99,7 @@ COLLECT_JS = r"""
         const doc = new DOMParser().parseFromString(decode(src), "image/svg+xml");
         const err = doc.querySelector("parsererror");
         if (err) f.parseError = err.textContent.slice(0, 200);
-        else Object.assign(f, count(doc));
+        else Object.assign(f, count(doc), {overflow: overflow(doc)});
       } else {
         f.shapes = -1;  // not an SVG document: judged by its pixels only
       }
@@ -81,13 +112,35 @@ COLLECT_JS = r"""
     }
     figures.push(f);
   });
+  host.remove();
+  // Lines of code cells that start with "//" and are not all comment tokens.
+  const badComments = [];
+  document.querySelectorAll(".jp-CodeCell .jp-InputArea .highlight pre").forEach((pre, cell) => {
+    const lines = [[]];
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const span = n.parentElement.closest("span");
+      const cls = span && pre.contains(span) ? span.className : "";
+      n.data.split("\n").forEach((part, k) => {
+        if (k > 0) lines.push([]);
+        if (part) lines[lines.length - 1].push([part, cls]);
+      });
+    }
+    lines.forEach((segs, ln) => {
+      const text = segs.map((s) => s[0]).join("");
+      if (!text.trim().startsWith("//")) return;
+      const ok = segs.every(([t, c]) => !t.trim() || COMMENT.includes(c));
+      if (!ok) badComments.push({cell, line: ln + 1, text: text.trim().slice(0, 60),
+                                 classes: Array.from(new Set(segs.map((s) => s[1]))).join(" ")});
+    });
+  });
   const images = Array.from(document.images).map((img) => ({
     src: (img.getAttribute("src") || "").slice(0, 80),
     ok: img.complete && img.naturalWidth > 0,
   }));
-  return {figures, images};
+  return {figures, images, badComments};
 }
-"""
+""".replace("SLACK", str(TEXT_SLACK)).replace("COMMENT", repr(list(COMMENT_CLASSES)))
 
 
 def ink_fraction(png_path):
@@ -152,6 +205,9 @@ def check_page(context, path, shots):
         for img in found["images"]:
             if not img["ok"]:
                 problems.append(f"broken image: {img['src']}")
+        for b in found["badComments"]:
+            problems.append(f"code cell {b['cell'] + 1}, line {b['line']}: {b['text']!r} is not highlighted as a "
+                            f"Go comment (token classes {b['classes']!r}; is the kernel's pygments_lexer 'go'?)")
         for f in found["figures"]:
             label = f"figure {f['index'] + 1} ({f['title'][:70]!r})"
             if f["kind"] == "none":
@@ -167,6 +223,9 @@ def check_page(context, path, shots):
                 problems.append(f"blank {label}: {f['shapes']} drawn SVG elements "
                                 f"(fewer than {MIN_SHAPES}), {f['texts']} texts")
                 continue
+            for o in f["overflow"]:
+                problems.append(f"text outside {label}: {o['text']!r} passes the SVG's "
+                                f"{', '.join(o['sides'])}")
             shot = shots / f"{path.stem}-fig-{f['index'] + 1}.png"
             el = page.locator(f'[data-lwgcn-figure="{f["index"]}"]')
             el.scroll_into_view_if_needed()

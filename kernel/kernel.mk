@@ -11,10 +11,11 @@
 #   make report-check            browser check (headless chromium) of the pages in $(REPORT)
 #   make browser-test            checker tests on planted faults + browser check of build/report-quick + lab-test
 #   make lab                     pinned JupyterLab on 127.0.0.1:8888 (LAB_PORT) with the kernel and notebooks/
+#   make lab QUICK=1             ... in quick mode (LWGCN_QUICK=1 for its kernels)
 #   make lab-test                JupyterLab in headless chromium: two notebooks end to end, a slider, a button
 #
-# The kernelspec goes to Jupyter's user data dir unless JUPYTER_DATA_DIR is set
-# (CI and kernel-test use $(CURDIR)/build/jupyter).
+# The kernelspec goes to this clone's build/jupyter (never shared with another
+# clone) unless JUPYTER_DATA_DIR is set; the runner and lab.sh look there first.
 
 KERNEL_PY := /usr/bin/python3
 NOTEBOOKS ?=
@@ -49,7 +50,7 @@ kernel-test:
 notebooks-test:
 	mkdir -p $(KERNEL_TEST_JUPYTER_DIR)
 	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/install.sh
-	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/run.sh --timeout $(NB_TIMEOUT) --out build/report-quick --quick $(NOTEBOOKS)
+	JUPYTER_DATA_DIR=$(KERNEL_TEST_JUPYTER_DIR) bash kernel/run.sh --timeout $(NB_TIMEOUT) --out build/report-quick --quick --check-links $(NOTEBOOKS)
 
 # The project venv (ignored by git): JupyterLab, Playwright and Pillow from
 # PyPI, every version pinned (kernel/requirements.lock as constraints).
@@ -77,10 +78,11 @@ browser-test: venv
 	timeout --kill-after=30 600 $(VENV_PY) kernel/check_report.py build/report-quick
 	$(MAKE) lab-test
 
-# JupyterLab (kernel/lab.sh): offline, localhost, kernel gonb-lwgcn from your
-# Jupyter data dir (make kernel), notebooks/ open. LAB_PORT picks the port.
+# JupyterLab (kernel/lab.sh): offline, localhost, kernel gonb-lwgcn from this
+# clone's build/jupyter (make kernel), notebooks/ open, saved without outputs.
+# LAB_PORT picks the port, QUICK=1 quick mode.
 lab: kernel venv
-	bash kernel/lab.sh
+	LWGCN_QUICK=$(if $(QUICK),1,) bash kernel/lab.sh
 
 # Starts JupyterLab on a free port with a token in the isolated Jupyter dir and
 # drives it in headless chromium (kernel/test_lab_browser.py, quick mode);

@@ -10,6 +10,14 @@ A cell fails on: an error output (compile errors, Go panics, special-command
 errors), a line starting with "panic: " in any output, a stderr line
 "exit status N" with N != 0 or "signal: NAME" (a `!shell` command that failed
 or was killed; GoNB only prints these), a cell timeout, or the kernel dying.
+
+Every code cell's time is recorded, and whether the Go program GoNB built for
+it links GoMLX (read from the binary with `go version -m`): a cell that only
+shows a table should not pay for linking GoMLX (seconds per cell), which it
+does when a declaration it inherits from an earlier cell (a var's
+initialiser, a helper) uses a package that does. Such a cell is reported
+("links GoMLX but uses none of its packages"); with --check-links it fails
+the notebook.
 Execution of a notebook stops at its first failing cell; the remaining
 notebooks still run (unless --fail-fast). Exit status: 0 all passed, 1 some
 notebook failed, 2 bad usage or setup.
@@ -197,16 +205,20 @@ class GuardedClient(NotebookClient):
     """NotebookClient that prints per-cell progress and raises CellFailure on
     any failure sign (not only execute_reply errors)."""
 
-    def __init__(self, nb, progress_prefix="", **kw):
+    def __init__(self, nb, progress_prefix="", work_dir=None, heavy=None, **kw):
         super().__init__(nb, **kw)
         self.progress_prefix = progress_prefix
         self.code_total = sum(1 for c in nb.cells if c.cell_type == "code" and c.source.strip())
         self.code_done = 0
+        self.work_dir = work_dir  # GoNB's temp dir lives here (the kernel's TMPDIR)
+        self.heavy = heavy        # names that bring GoMLX in (gomlx_names), or None
+        self.cells = []           # per code cell: index, seconds, gomlx (bool or None), needs_gomlx
 
     async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
         if cell.cell_type != "code" or not cell.source.strip():
             return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
         start = time.monotonic()
+        start_wall = time.time()
         problem = None
         try:
             cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
@@ -222,13 +234,79 @@ class GuardedClient(NotebookClient):
         self.code_done += 1
         took = time.monotonic() - start
         status = "ok" if problem is None else f"FAILED ({problem[0]})"
+        links = cell_binary_links_gomlx(self.work_dir, start_wall) if self.work_dir else None
+        needs = uses_names(cell.source, self.heavy) if self.heavy is not None else None
+        self.cells.append({"cell": cell_index, "seconds": round(took, 1), "gomlx": links,
+                           "needs_gomlx": needs})
+        linked = {None: "", True: ", links GoMLX", False: ", no GoMLX"}[links]
         log(f"{self.progress_prefix}  cell {cell_index} (code {self.code_done}/{self.code_total}) "
-            f"{status} in {took:.1f} s")
+            f"{status} in {took:.1f} s{linked}")
         if problem is not None:
             raise CellFailure(cell_index, cell.get("execution_count") or self.code_cells_executed,
                               problem[0], problem[1],
                               cell.source)
         return cell
+
+
+def cell_binary_links_gomlx(work_dir, since):
+    """Whether the program GoNB built for a cell (its binary, under the
+    kernel's TMPDIR, written after since) links GoMLX; None when the cell
+    built no program (a shell command, a declarations-only cell)."""
+    newest = None
+    for d in Path(work_dir).glob("gonb_*"):
+        b = d / d.name
+        try:
+            m = b.stat().st_mtime
+        except OSError:
+            continue
+        if m >= since - 1 and (newest is None or m > newest[0]):
+            newest = (m, b)
+    if newest is None:
+        return None
+    try:
+        info = subprocess.run(["go", "version", "-m", str(newest[1])], capture_output=True, text=True,
+                              timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(re.search(r"^\s+dep\s+github\.com/gomlx/gomlx\s", info, re.M))
+
+
+IMPORT_LINE = re.compile(r'^\s*(?:import\s+)?(?:([A-Za-z_][A-Za-z0-9_]*)\s+)?"([^"]+)"\s*$', re.M)
+
+
+def gomlx_names(nb, linking):
+    """The package names (import aliases, and the last path element of every
+    package in linking) a cell of nb can use that bring GoMLX in; linking is
+    the set of import paths that do (module_gomlx_packages)."""
+    names = {p.rsplit("/", 1)[-1] for p in linking}
+    for c in nb.cells:
+        if c.cell_type != "code":
+            continue
+        for alias, path in IMPORT_LINE.findall(c.source):
+            if path in linking or path.startswith("github.com/gomlx/"):
+                names.add(alias or path.rsplit("/", 1)[-1])
+    return names
+
+
+def uses_names(source, names):
+    """Whether Go source refers to name.Something for one of names."""
+    return any(re.search(rf"\b{re.escape(n)}\.[A-Za-z_]", source) for n in names)
+
+
+def module_gomlx_packages():
+    """Import paths of this module's packages that link GoMLX (`go list`),
+    or None when go cannot say."""
+    try:
+        out = subprocess.run(["go", "list", "-f", "{{.ImportPath}} {{join .Deps \" \"}}", "./lwgcn/..."],
+                             cwd=REPO, capture_output=True, text=True, timeout=300, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = set()
+    for line in out.splitlines():
+        pkg, _, deps = line.partition(" ")
+        if pkg.startswith("github.com/gomlx/") or any(d.startswith("github.com/gomlx/gomlx") for d in deps.split()):
+            found.add(pkg)
+    return found
 
 
 class OfflineHTMLExporter(HTMLExporter):
@@ -315,6 +393,21 @@ def render_html(nb, name, nb_dir):
     return body, warnings
 
 
+CLONE_JUPYTER = REPO / "build" / "jupyter"
+
+
+def use_clone_kernels():
+    """Puts this clone's kernelspecs (kernel/install.sh writes them to
+    build/jupyter) first on JUPYTER_PATH, so that a kernel of the same name
+    elsewhere (another clone's, a user-wide one) is not used. Left alone when
+    JUPYTER_DATA_DIR is set: install.sh then installs there."""
+    if os.environ.get("JUPYTER_DATA_DIR"):
+        return
+    paths = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p]
+    if str(CLONE_JUPYTER) not in paths:
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([str(CLONE_JUPYTER)] + paths)
+
+
 def ensure_kernel(name):
     """Installs the kernel with kernel/install.sh if its kernelspec or binary is missing."""
     try:
@@ -334,9 +427,15 @@ def run_one(path, out_dir, args, prefix):
     name = path.stem
     nb = nbformat.read(str(path), as_version=4)
     kernel_log = out_dir / f"{name}.kernel.log"
+    # A private TMPDIR holds GoNB's work dir and named pipes (GoNB leaves some
+    # pipes behind after failed cells); it is removed with the kernel.
+    kernel_tmp = tempfile.mkdtemp(prefix="lwgcn-nb-")
+    linking = getattr(args, "gomlx_packages", None)
     client = GuardedClient(
         nb,
         progress_prefix=prefix,
+        work_dir=kernel_tmp,
+        heavy=gomlx_names(nb, linking) if linking is not None else None,
         timeout=args.timeout,
         startup_timeout=args.startup_timeout,
         kernel_name=args.kernel,
@@ -347,9 +446,6 @@ def run_one(path, out_dir, args, prefix):
               "failed_cell": None, "execution_count": None, "message": "",
               "cells_total": client.code_total, "cells_run": 0, "warnings": []}
     start = time.monotonic()
-    # A private TMPDIR holds GoNB's work dir and named pipes (GoNB leaves some
-    # pipes behind after failed cells); it is removed with the kernel.
-    kernel_tmp = tempfile.mkdtemp(prefix="lwgcn-nb-")
     env = dict(os.environ, TMPDIR=kernel_tmp)
     with open(kernel_log, "w", encoding="utf-8") as klog:
         try:
@@ -371,6 +467,16 @@ def run_one(path, out_dir, args, prefix):
         if cell.cell_type == "code":
             cell.outputs = coalesce_streams(cell.outputs)
     result["cells_run"] = client.code_done
+    result["cells"] = client.cells
+    heavy = [c["cell"] for c in client.cells if c["gomlx"] and c["needs_gomlx"] is False]
+    result["needless_gomlx"] = heavy
+    if heavy:
+        msg = (f"cell(s) {', '.join(map(str, heavy))} link GoMLX but use none of its packages "
+               "(a declaration they inherit from an earlier cell does)")
+        if getattr(args, "check_links", False) and result["status"] == "ok":
+            result.update(status="failed", reason="needless GoMLX link", failed_cell=heavy[0], message=msg)
+        else:
+            result.setdefault("notes", []).append(msg)
 
     nb.metadata.setdefault("lwgcn", {})["run"] = {
         "status": result["status"], "quick": args.quick, "duration_s": result["duration_s"],
@@ -530,6 +636,8 @@ def main(argv=None):
                     help="set LWGCN_QUICK=1 for the kernel (fewer epochs, splits and sweep points)")
     ap.add_argument("--kernel", default=DEFAULT_KERNEL, help="kernelspec name (default: %(default)s)")
     ap.add_argument("--fail-fast", action="store_true", help="stop after the first failing notebook")
+    ap.add_argument("--check-links", action="store_true",
+                    help="fail a notebook whose cell links GoMLX without using any of its packages")
     ap.add_argument("--no-install", action="store_true",
                     help="do not run kernel/install.sh when the kernel is missing")
     ap.add_argument("--render-only", action="store_true",
@@ -550,6 +658,7 @@ def main(argv=None):
     # No front end answers GoNB's widgets here: notebook.Explorer shows its
     # default state and returns instead of waiting (lwgcn/notebook).
     os.environ["LWGCN_HEADLESS"] = "1"
+    use_clone_kernels()
     if args.quick:
         os.environ["LWGCN_QUICK"] = "1"
     else:
@@ -565,6 +674,7 @@ def main(argv=None):
         log(f"run_notebooks: kernel '{args.kernel}' unavailable: {e}")
         return 2
 
+    args.gomlx_packages = None if args.render_only else module_gomlx_packages()
     log(f"run_notebooks: {len(notebooks)} notebook(s), kernel {args.kernel}, "
         f"{'quick' if args.quick else 'full'} mode, cell timeout {args.timeout} s, output {out_dir}")
     results = []
@@ -586,7 +696,7 @@ def main(argv=None):
             log(f"{prefix} {rel}: FAILED at {where}: {r['reason']}")
             for line in r["message"].splitlines():
                 log(f"    | {line}")
-        for w in r["warnings"]:
+        for w in r["warnings"] + r.get("notes", []):
             log(f"{prefix} {rel}: warning: {w}")
         write_index(out_dir, results, args, time.monotonic() - start)
         if r["status"] != "ok" and args.fail_fast:

@@ -6,12 +6,16 @@ writes goes to JUPYTER_DATA_DIR (default <repo>/build/jupyter), never to the
 user's own Jupyter directories.
 
   FindProblemTests   failure detection on synthetic cell outputs (no kernel)
-  InstallTests       install.sh refuses foreign kernelspecs; the runner installs
-                     a missing kernel into the data dir it is given
+  InstallTests       install.sh refuses foreign kernelspecs and another clone's;
+                     by default it installs into this clone's build/jupyter;
+                     the runner installs a missing kernel into the data dir it
+                     is given
   RunnerTests        the runner on the smoke notebook (module import, quick
                      mode, offline HTML, index) and on planted failures: panic,
-                     `!false`, compile error, cell timeout
-  ProtocolTests      jupyter_kernel_test against a fresh kernel
+                     `!false`, compile error, cell timeout, a cell linking GoMLX
+                     through an inherited declaration (--check-links)
+  ProtocolTests      jupyter_kernel_test against a fresh kernel; language_info
+                     names Go's Pygments lexer and CodeMirror mode
   ModuleProtocolTests  the same after `!*go mod edit` and an import of this
                      module: its API completes and inspects, display data via
                      gonbui; replies still come after go.mod changes (README,
@@ -136,6 +140,53 @@ class InstallTests(unittest.TestCase):
             self.assertNotEqual(p.returncode, 0)
             self.assertFalse(Path(d, "kernels", "gonb").exists())
 
+    def test_refuses_another_clones_kernelspec(self):
+        # Two clones on one machine (the project's worktrees are): a spec the
+        # other clone wrote, with its repo recorded or, written by an older
+        # install.sh, only its gonb path, is neither overwritten nor removed.
+        other = "/elsewhere/lwgcn-clone"
+        specs = {
+            "recorded": {"argv": [f"{other}/bin/kernel/gonb", "--kernel", "{connection_file}"],
+                         "metadata": {"lwgcn-kernel-install": {"installer": "kernel/install.sh", "repo": other}}},
+            "older": {"argv": [f"{other}/bin/kernel/gonb", "--kernel", "{connection_file}"],
+                      "metadata": {"lwgcn-kernel-install": {"installer": "kernel/install.sh"}}},
+        }
+        for name, spec in specs.items():
+            with self.subTest(name), tempfile.TemporaryDirectory() as d:
+                kdir = Path(d, "kernels", "gonb-lwgcn")
+                kdir.mkdir(parents=True)
+                text = json.dumps(dict(spec, display_name="other clone", language="go"))
+                (kdir / "kernel.json").write_text(text)
+                env = dict(os.environ, JUPYTER_DATA_DIR=d, LWGCN_KERNEL_NAME="gonb-lwgcn")
+                for args in ([], ["--uninstall"]):
+                    p = subprocess.run(["bash", str(KERNEL_DIR / "install.sh")] + args, env=env,
+                                       capture_output=True, text=True)
+                    self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+                    self.assertIn(f"belongs to the clone {other}", p.stderr)
+                    self.assertEqual((kdir / "kernel.json").read_text(), text)
+
+    def test_default_install_is_this_clones(self):
+        # Without JUPYTER_DATA_DIR the spec goes to <repo>/build/jupyter and
+        # records this clone; the user's Jupyter dirs are not touched.
+        name = "gonb-lwgcn-clonetest"
+        spec_dir = REPO / "build" / "jupyter" / "kernels" / name
+        with tempfile.TemporaryDirectory() as home:
+            env = {k: v for k, v in os.environ.items() if k not in ("JUPYTER_DATA_DIR", "XDG_DATA_HOME")}
+            env.update(HOME=home, LWGCN_KERNEL_NAME=name)
+            try:
+                p = subprocess.run(["bash", str(KERNEL_DIR / "install.sh")], env=env,
+                                   capture_output=True, text=True)
+                self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+                spec = json.loads((spec_dir / "kernel.json").read_text())
+                self.assertEqual(spec["metadata"]["lwgcn-kernel-install"]["repo"], str(REPO))
+                self.assertEqual(spec["argv"][0], str(REPO / "bin" / "kernel" / "gonb"))
+                self.assertEqual(list(Path(home).rglob("kernel.json")), [])
+            finally:
+                p = subprocess.run(["bash", str(KERNEL_DIR / "install.sh"), "--uninstall"], env=env,
+                                   capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertFalse(spec_dir.exists())
+
     def test_runner_installs_missing_kernel(self):
         with tempfile.TemporaryDirectory() as d:
             data = Path(d, "jupyter")
@@ -231,6 +282,25 @@ class RunnerTests(unittest.TestCase):
         self.assertIn("undefined: undefinedThing", s["message"])
         self.assertIn("undefined: undefinedThing", log)
 
+    def test_needless_gomlx_link(self):
+        # A declaration every cell inherits (a var initialised from a package
+        # that brings GoMLX in) makes a cell that prints a number link GoMLX:
+        # reported, and with --check-links a failure naming that cell. With a
+        # plain number the same cell links no GoMLX and the notebook passes.
+        require = f"!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 -replace github.com/lwgcn/toolkit={REPO}"
+        heavy = 'import "github.com/lwgcn/toolkit/lwgcn/labelwise"\n\nvar Epochs = labelwise.DefaultEpochs'
+        show = '%%\nfmt.Println("epochs:", Epochs)'
+        rc, log, s, _ = self.run_bad("needless_link", [require, heavy, show], "--check-links")
+        self.assertEqual(rc, 1, log)
+        self.assertEqual((s["status"], s["reason"], s["failed_cell"]), ("failed", "needless GoMLX link", 2))
+        self.assertIn("cell(s) 2 link GoMLX but use none of its packages", log)
+        by_cell = {c["cell"]: c for c in s["cells"]}
+        self.assertEqual((by_cell[2]["gomlx"], by_cell[2]["needs_gomlx"]), (True, False))
+        rc, log, s, nb = self.run_bad("lean_link", [require, "var Epochs = 400", show], "--check-links")
+        self.assertEqual(rc, 0, log)
+        self.assertEqual({c["cell"]: c["gomlx"] for c in s["cells"]}[2], False)
+        self.assertIn("epochs: 400", cell_text(nb.cells[2]))
+
     def test_cell_timeout_fails(self):
         start = time.monotonic()
         rc, log, s, _ = self.run_bad("planted_timeout", ['%%\ntime.Sleep(time.Minute)'], "--timeout", "4")
@@ -286,6 +356,15 @@ class ProtocolTests(GoNBKernelTests):
     code_inspect_sample = "%%\nfmt.Println"
     code_display_data = [{"code": "%version", "mime": "text/markdown"}]
     # No is_complete or history samples: GoNB never answers those requests.
+
+    def test_language_info_names_go(self):
+        # nbconvert highlights with language_info.pygments_lexer (an empty one
+        # falls back to IPython's lexer) and Lab picks its editor mode from
+        # codemirror_mode: GoNB is built with both set (kernel/install.sh).
+        self.flush_channels()
+        lang = self.kc.kernel_info(reply=True, timeout=30)["content"]["language_info"]
+        self.assertEqual((lang["name"], lang["pygments_lexer"], lang["codemirror_mode"], lang["mimetype"]),
+                         ("go", "go", "go", "text/x-go"))
 
     def test_completion_content(self):
         reply = self.complete("%%\nfmt.Prin")

@@ -1,13 +1,16 @@
 """Tests of kernel/check_report.py, the browser check of the notebook report.
 
-Fixtures (kernel/testdata/report): two executed notebooks exported by the
-runner (--render-only, Debian's Python): figure.ipynb with a real SVG figure
-and math, and dropped-figure.ipynb whose figure lost its drawing (only the
-<svg> and its <title>, as nbconvert's sanitiser left every figure), plus
-static pages: the old sanitised export, an all-white figure, a broken image,
-a CDN stylesheet, a failing script, and GoNB's handshake timeout (the one
-error the JupyterLab test tolerates where the widgets answered). The checker must pass the good page
-and reject each planted fault with its own message.
+Fixtures (kernel/testdata/report): executed notebooks exported by the runner
+(--render-only, Debian's Python): figure.ipynb with a real SVG figure and
+math, dropped-figure.ipynb whose figure lost its drawing (only the <svg> and
+its <title>, as nbconvert's sanitiser left every figure), go-comment.ipynb
+(Go code with apostrophes in comments, language_info naming Go's lexer) and
+no-lexer.ipynb (the same with the empty pygments_lexer of an unpatched GoNB),
+plus static pages: the old sanitised export, an all-white figure, a title
+wider than its figure, a broken image, a CDN stylesheet, a failing script, and
+GoNB's handshake timeout (the one error the JupyterLab test tolerates where
+the widgets answered). The checker must pass the good pages and reject each
+planted fault with its own message.
 
 Run with the project venv (make report-browser-test):
     build/venv/bin/python kernel/test_report_browser.py -v
@@ -35,7 +38,8 @@ class ReportCheckTest(unittest.TestCase):
         cls.out = cls.tmp / "report"
         subprocess.run(
             [RUNNER_PY, str(KERNEL_DIR / "run_notebooks.py"), "--render-only", "--out", str(cls.out),
-             str(FIXTURES / "figure.ipynb"), str(FIXTURES / "dropped-figure.ipynb")],
+             str(FIXTURES / "figure.ipynb"), str(FIXTURES / "dropped-figure.ipynb"),
+             str(FIXTURES / "go-comment.ipynb"), str(FIXTURES / "no-lexer.ipynb")],
             check=True, capture_output=True, text=True)
         for page in FIXTURES.glob("*.html"):
             shutil.copy(page, cls.out / page.name)
@@ -82,6 +86,26 @@ class ReportCheckTest(unittest.TestCase):
         self.assertEqual(len(pr), 1)
         self.assertRegex(pr[0], r"^blank figure 1 .*screenshot invisible-figure-fig-1\.png is 0\.00% ink")
 
+    def test_text_outside_figure_rejected(self):
+        pr = self.problems["clipped-title.html"]
+        self.assertEqual(len(pr), 1, pr)
+        self.assertRegex(pr[0], r"^text outside figure 1 \('fixture: a title too long for its figure'\): "
+                                r"'fixture: a title too long for its figure' passes the SVG's "
+                                r"left by [0-9.]+ px, right by [0-9.]+ px$")
+
+    def test_go_code_highlighted_as_go(self):
+        self.assertEqual(self.problems["go-comment.html"], [])
+        page = (self.out / "go-comment.html").read_text()
+        self.assertTrue('<span class="c1">// and here: don\'t</span>' in page, "no Go comment span in the page")
+
+    def test_code_lexed_as_python_rejected(self):
+        pr = self.problems["no-lexer.html"]
+        self.assertEqual(len(pr), 2, pr)  # the two comment lines that start a line
+        self.assertRegex(pr[0], r"^code cell 1, line 1: \"// The comment has an apostrophe: it's where the "
+                                r"IPython lex\" is not highlighted as a Go comment")
+        self.assertRegex(pr[1], r"^code cell 1, line 5: '// Everything below the apostrophes is still Go\.' "
+                                r"is not highlighted as a Go comment")
+
     def test_broken_image_rejected(self):
         self.assertEqual(self.problems["broken-image.html"],
                          ["broken image: data:image/png;base64,AAAAAAAA"])
@@ -111,7 +135,8 @@ class ReportCheckTest(unittest.TestCase):
 
     def test_every_page_checked(self):
         names = sorted(self.problems)
-        self.assertEqual(names, sorted(["index.html", "figure.html", "dropped-figure.html"] +
+        self.assertEqual(names, sorted(["index.html", "figure.html", "dropped-figure.html",
+                                        "go-comment.html", "no-lexer.html"] +
                                        [p.name for p in FIXTURES.glob("*.html")]))
 
 

@@ -54,8 +54,8 @@
 // cache is therefore always complete, and it is re-verified on every Load.
 // Dialing, TLS and response headers time out after 30 s, a transfer that
 // receives nothing for 60 s (WithStallTimeout) is aborted, and the context
-// cancels everything. Files of 256 KiB or more get a progress bar on stderr
-// (WithProgress, Silent).
+// cancels everything. Files of 256 KiB or more get a progress bar on stdout
+// (WithProgress, Silent; stdout because notebooks show stderr as an error).
 //
 // # Edges: what each loader returns, compared with PyG and the paper
 //

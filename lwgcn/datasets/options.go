@@ -62,7 +62,8 @@ func WithMirror(mirror string) Option {
 	return func(c *config) { c.mirror, c.mirrorSet = mirror, true }
 }
 
-// WithProgress draws download progress bars on w (default os.Stderr).
+// WithProgress draws download progress bars on w (default os.Stdout:
+// notebooks show stderr in red, as an error, and a download is not one).
 func WithProgress(w io.Writer) Option { return func(c *config) { c.progress = w } }
 
 // WithLog sets where one-line notices go (default os.Stderr), such as the
@@ -114,7 +115,7 @@ func WithGeomGCNFeatures() Option { return func(c *config) { c.geomGCNFeatures =
 func WithGeomGCNSplits() Option { return func(c *config) { c.geomGCNSplits = true } }
 
 func newConfig(opts []Option) *config {
-	c := &config{progress: os.Stderr, log: os.Stderr, stall: DefaultStallTimeout}
+	c := &config{progress: os.Stdout, log: os.Stderr, stall: DefaultStallTimeout}
 	for _, o := range opts {
 		o(c)
 	}

@@ -37,19 +37,9 @@ type adamData struct {
 // fuseAdam rewrites the updates of train.Optimizer.Step (see adamData):
 // its gradient terms g'·c1 (used by both moments) are recomputed in each,
 // so that they are never written.
-func fuseAdam(b *gb.Builder) {
-	for _, f := range b.Functions {
-		u := uses(f)
-		for _, n := range f.Nodes {
-			if d, inputs, ok := matchAdam(n, u); ok {
-				n.Inputs, n.Data = inputs, d
-				fusedAdam.Add(1)
-			}
-		}
-	}
-}
+func fuseAdam(b *gb.Builder) { rewrite(b, &fusedAdam, matchAdam) }
 
-// full reports whether n is a float32 value of shape s's (not a scalar).
+// sameF32 reports whether n is a float32 value of ref's shape.
 func sameF32(n *gb.Node, ref *gb.Node) bool {
 	return n.Shape.DType == dtypes.Float32 && n.Shape.Equal(ref.Shape)
 }

@@ -1,6 +1,8 @@
 package gokernels
 
 import (
+	"math"
+
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	gb "github.com/gomlx/compute/gobackend"
@@ -15,6 +17,7 @@ func init() {
 // random bits [uint32] alone.
 type dropoutMaskData struct {
 	scale, top, rate, keep, drop float32
+	threshold                    uint64 // see setThreshold
 }
 
 // fuseDropoutMasks rewrites GoMLX's RandomUniform (float32: ConvertDType of
@@ -22,19 +25,11 @@ type dropoutMaskData struct {
 // compared with a rate and turned into a mask by Where (nn.DropoutMask) —
 // six passes — into one node that reads the bits. The operations per value
 // are the same.
-func fuseDropoutMasks(b *gb.Builder) {
-	for _, f := range b.Functions {
-		u := uses(f)
-		for _, n := range f.Nodes {
-			if d, bits, ok := matchDropoutMask(n, u); ok {
-				n.Inputs, n.Data = []*gb.Node{bits}, d
-				fusedDropoutMasks.Add(1)
-			}
-		}
-	}
-}
+func fuseDropoutMasks(b *gb.Builder) { rewrite(b, &fusedDropoutMasks, matchDropoutMask) }
 
-func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, *gb.Node, bool) {
+// matchDropoutMask matches the pattern of fuseDropoutMasks at w; the one
+// input is the bits.
+func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, []*gb.Node, bool) {
 	if w.OpType != compute.OpTypeWhere || w.Shape.DType != dtypes.Float32 || len(w.Inputs) != 3 {
 		return nil, nil, false
 	}
@@ -83,10 +78,11 @@ func matchDropoutMask(w *gb.Node, u map[*gb.Node]int) (*dropoutMaskData, *gb.Nod
 		return nil, nil, false
 	}
 	bits := conv.Inputs[0]
-	if !bits.Shape.Equal(shapeAs(w.Shape, dtypes.Uint32)) {
-		return nil, nil, false
+	if !bits.Shape.Equal(shapeAs(w.Shape, dtypes.Uint32)) || !(d.scale > 0) || math.IsInf(float64(d.scale), 0) {
+		return nil, nil, false // a threshold on the bits needs a positive, finite scale
 	}
-	return &d, bits, true
+	d.setThreshold()
+	return &d, []*gb.Node{bits}, true
 }
 
 // skipIdentities returns n, or the input of a chain of single-use Identity
@@ -111,23 +107,47 @@ func execDropoutMask(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ 
 	if err != nil {
 		return nil, err
 	}
-	dropoutMask(out.Flat.([]float32), inputs[0].Flat.([]uint32), d)
+	dropoutMaskF32(out.Flat.([]float32), inputs[0].Flat.([]uint32), d)
 	return out, nil
 }
 
-// dropoutMask is the fused computation; each step rounds to float32 as the
-// separate ops do (bits are finite, so Min has no NaN to order).
-func dropoutMask(out []float32, bits []uint32, d *dropoutMaskData) {
-	for i, b := range bits {
-		v := float32(float32(b) * d.scale)
-		if v < 0 {
-			v = -v
-		}
-		v = min(v, d.top)
-		if v >= d.rate {
-			out[i] = d.keep
+// keeps is the unfused chain's predicate for one draw: each step rounds to
+// float32 as the separate ops do (bits are finite, so Min orders no NaN).
+func (d *dropoutMaskData) keeps(b uint32) bool {
+	v := float32(float32(b) * d.scale)
+	if v < 0 {
+		v = -v
+	}
+	return min(v, d.top) >= d.rate
+}
+
+// setThreshold finds the least draw the mask keeps: with a positive scale
+// every step of keeps is non-decreasing in b, so keeps(b) is b >= threshold
+// (2³² when no draw is kept). A binary search over the uint32 range, once
+// per compiled node.
+func (d *dropoutMaskData) setThreshold() {
+	lo, hi := uint64(0), uint64(1)<<32 // keeps(hi-1) may be false; hi is "never"
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if d.keeps(uint32(mid)) {
+			hi = mid
 		} else {
-			out[i] = d.drop
+			lo = mid + 1
 		}
+	}
+	d.threshold = lo
+}
+
+// dropoutMaskGeneric is the fused computation: a draw is kept when it is at
+// least the threshold (the same decisions as keeps, without its float
+// steps and without a branch on the random outcome).
+func dropoutMaskGeneric(out []float32, bits []uint32, d *dropoutMaskData) {
+	keep, drop := math.Float32bits(d.keep), math.Float32bits(d.drop)
+	for i, b := range bits {
+		m := uint32(0)
+		if uint64(b) >= d.threshold {
+			m = ^uint32(0)
+		}
+		out[i] = math.Float32frombits(keep&m | drop&^m)
 	}
 }

@@ -2,8 +2,6 @@ package gokernels
 
 import (
 	"fmt"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gomlx/compute"
 	gb "github.com/gomlx/compute/gobackend"
@@ -17,7 +15,7 @@ import (
 type ellProductData struct {
 	h, rows  int // columns; rows of cat
 	parts    []ellPart
-	pos      int // input index of pos [N, 1]
+	pos      int // input index of pos [N, 1], or -1: out = cat
 	rowScale int // input index of rs [N, 1], or -1
 }
 
@@ -45,33 +43,57 @@ type ellPart struct {
 // operations are the unfused graph's. It runs after fuseGatherSums.
 func fuseELLProducts(b *gb.Builder) {
 	for _, f := range b.Functions {
-		u := uses(f)
-		cons := consumers(f)
-		for _, g := range f.Nodes {
-			d, inputs, ok := matchELLProduct(g, u)
-			if !ok {
-				continue
-			}
-			target := g
-			// Fold a row scale Mul(product, rs [N, 1]) when it is the only use.
-			if cs := cons[g]; len(cs) == 1 && u[g] == 1 {
-				if m := cs[0]; m.OpType == compute.OpTypeMul && len(m.Inputs) == 2 && m.Shape.Equal(g.Shape) {
-					rs := m.Inputs[1]
-					if rs == g {
-						rs = m.Inputs[0]
-					}
-					if rs != g && rs.Shape.DType == g.Shape.DType && rs.Shape.Rank() == 2 &&
-						rs.Shape.Dimensions[0] == g.Shape.Dimensions[0] && rs.Shape.Dimensions[1] == 1 {
-						d.rowScale = len(inputs)
-						inputs = append(inputs, rs)
-						target = m
-					}
+		// Products gathered back to row order first, then the ones whose
+		// rows stay in bucket order (nn/sparse's sorted layout): their
+		// concatenation alone is the product.
+		for _, withPos := range []bool{true, false} {
+			u := uses(f)
+			cons := consumers(f)
+			alive := live(f)
+			for _, g := range f.Nodes {
+				var d *ellProductData
+				var inputs []*gb.Node
+				ok := false
+				if withPos {
+					d, inputs, ok = matchELLProduct(g, u)
+				} else if g.OpType == compute.OpTypeConcatenate && alive[g] { // not one a product took
+					d, inputs, ok = matchELLParts(g, g, nil, u)
 				}
+				if !ok {
+					continue
+				}
+				foldRowScale(g, d, &inputs, u, cons).rewrite(inputs, d)
 			}
-			target.OpType, target.Inputs, target.Data = compute.OpTypeGather, inputs, d
-			fusedELLProducts.Add(1)
 		}
 	}
+}
+
+// foldRowScale returns the node the fused product replaces: g, or the row
+// scale Mul(g, rs [N, 1]) when that is g's only use (rs joins the inputs).
+func foldRowScale(g *gb.Node, d *ellProductData, inputs *[]*gb.Node, u map[*gb.Node]int, cons map[*gb.Node][]*gb.Node) fusedTarget {
+	if cs := cons[g]; len(cs) == 1 && u[g] == 1 {
+		if m := cs[0]; m.OpType == compute.OpTypeMul && len(m.Inputs) == 2 && m.Shape.Equal(g.Shape) {
+			rs := m.Inputs[1]
+			if rs == g {
+				rs = m.Inputs[0]
+			}
+			if rs != g && rs.Shape.DType == g.Shape.DType && rs.Shape.Rank() == 2 &&
+				rs.Shape.Dimensions[0] == g.Shape.Dimensions[0] && rs.Shape.Dimensions[1] == 1 {
+				d.rowScale = len(*inputs)
+				*inputs = append(*inputs, rs)
+				return fusedTarget{m}
+			}
+		}
+	}
+	return fusedTarget{g}
+}
+
+// fusedTarget is the node a fused product is written into.
+type fusedTarget struct{ n *gb.Node }
+
+func (t fusedTarget) rewrite(inputs []*gb.Node, d *ellProductData) {
+	t.n.OpType, t.n.Inputs, t.n.Data = compute.OpTypeGather, inputs, d
+	fusedELLProducts.Add(1)
 }
 
 // consumers lists, per node of f, the nodes that take it as an input.
@@ -98,11 +120,21 @@ func matchELLProduct(g *gb.Node, u map[*gb.Node]int) (*ellProductData, []*gb.Nod
 	if cat.OpType != compute.OpTypeConcatenate || u[cat] != 1 || pos.Shape.Rank() != 2 {
 		return nil, nil, false
 	}
+	return matchELLParts(g, cat, pos, u)
+}
+
+// matchELLParts matches the parts of cat (Concatenate along axis 0) for the
+// product g: out = cat[pos] (pos nil: out = cat), with at least one
+// gather-sum part.
+func matchELLParts(g, cat *gb.Node, pos *gb.Node, u map[*gb.Node]int) (*ellProductData, []*gb.Node, bool) {
+	if cat.OpType != compute.OpTypeConcatenate || !isFloat(g.Shape.DType) || g.Shape.Rank() != 2 {
+		return nil, nil, false
+	}
 	if axis, ok := cat.Data.(int); !ok || axis != 0 {
 		return nil, nil, false
 	}
 	h := g.Shape.Dimensions[1]
-	d := &ellProductData{h: h, rowScale: -1}
+	d := &ellProductData{h: h, rowScale: -1, pos: -1}
 	var inputs []*gb.Node
 	index := map[*gb.Node]int{}
 	input := func(n *gb.Node) int {
@@ -113,7 +145,9 @@ func matchELLProduct(g *gb.Node, u map[*gb.Node]int) (*ellProductData, []*gb.Nod
 		inputs = append(inputs, n)
 		return index[n]
 	}
-	d.pos = input(pos)
+	if pos != nil {
+		d.pos = input(pos)
+	}
 	sums := 0
 	for _, p := range cat.Inputs {
 		if p.Shape.Rank() != 2 || p.Shape.Dimensions[1] != h {
@@ -138,7 +172,7 @@ func matchELLProduct(g *gb.Node, u map[*gb.Node]int) (*ellProductData, []*gb.Nod
 		d.parts = append(d.parts, part)
 		d.rows += part.r
 	}
-	if sums == 0 {
+	if sums == 0 || (pos == nil && d.rows != g.Shape.Dimensions[0]) {
 		return nil, nil, false
 	}
 	return d, inputs, true
@@ -194,19 +228,10 @@ func execELLProduct(backend *gb.Backend, node *gb.Node, d *ellProductData, input
 	if err != nil {
 		return nil, err
 	}
-	pos, err := indices32(inputs[d.pos])
+	// dest: the output rows each row of cat goes to (head, next: lists).
+	head, next, err := destinations(d, inputs)
 	if err != nil {
 		return nil, err
-	}
-	// dest: the output rows each row of cat goes to (head, next: lists).
-	head := make([]int32, d.rows)
-	for c := range head {
-		head[c] = -1
-	}
-	next := make([]int32, len(pos))
-	for i := len(pos) - 1; i >= 0; i-- {
-		c := clampIndex(int(pos[i]), d.rows)
-		next[i], head[c] = head[c], int32(i)
 	}
 	idx := make([][]int32, len(d.parts))
 	for p, part := range d.parts {
@@ -255,31 +280,10 @@ func (e *ellRun[T]) parallel(backend *gb.Backend) {
 			blocks = append(blocks, block{p, from, min(from+ellBlockRows, part.r)})
 		}
 	}
-	var nextBlock atomic.Int64
-	work := func() {
-		scratch := e.newScratch()
-		for {
-			b := int(nextBlock.Add(1)) - 1
-			if b >= len(blocks) {
-				return
-			}
-			e.rows(blocks[b].part, blocks[b].from, blocks[b].to, scratch)
-		}
-	}
-	var wg sync.WaitGroup
-	if backend.Workers != nil && backend.Workers.IsEnabled() && len(blocks) > 1 {
-		for range min(backend.Workers.AdjustedMaxParallelism(), len(blocks)) - 1 {
-			wg.Add(1)
-			if !backend.Workers.StartIfAvailable(func() { defer wg.Done(); work() }) {
-				wg.Done()
-				break
-			}
-		}
-	}
-	work()
-	backend.Workers.WorkerIsAsleep()
-	wg.Wait()
-	backend.Workers.WorkerRestarted()
+	inParallel(backend, len(blocks), true, func(i int) {
+		b := blocks[i]
+		e.rows(b.part, b.from, b.to, e.newScratch()) // a block is 64 rows: its scratch is small beside them
+	})
 }
 
 type ellScratch[T float32 | float64] struct {
@@ -345,4 +349,30 @@ func scaleRow[T float32 | float64](dst, src []T, c T) {
 	for i, v := range src {
 		dst[i] = T(v * c)
 	}
+}
+
+// destinations lists, for each row c of cat, the output rows it goes to:
+// head[c] the first (-1: none), next[i] the one after output row i.
+func destinations(d *ellProductData, inputs []*gb.Buffer) (head, next []int32, err error) {
+	head = make([]int32, d.rows)
+	if d.pos < 0 { // out = cat
+		next = make([]int32, d.rows)
+		for c := range head {
+			head[c], next[c] = int32(c), -1
+		}
+		return head, next, nil
+	}
+	pos, err := indices32(inputs[d.pos])
+	if err != nil {
+		return nil, nil, err
+	}
+	for c := range head {
+		head[c] = -1
+	}
+	next = make([]int32, len(pos))
+	for i := len(pos) - 1; i >= 0; i-- {
+		c := clampIndex(int(pos[i]), d.rows)
+		next[i], head[c] = head[c], int32(i)
+	}
+	return head, next, nil
 }

@@ -30,17 +30,7 @@ type gatherSumData struct {
 // reads x and writes the [r·H] sum, in place of the ReduceSum (so the DAG
 // order holds); the gather, product and reshape become dead code. The
 // operations and their order per value are those of the unfused graph.
-func fuseGatherSums(b *gb.Builder) {
-	for _, f := range b.Functions {
-		u := uses(f)
-		for _, s := range f.Nodes {
-			if d, inputs, ok := matchGatherSum(s, u); ok {
-				s.Inputs, s.Data = inputs, d
-				fusedGatherSums.Add(1)
-			}
-		}
-	}
-}
+func fuseGatherSums(b *gb.Builder) { rewrite(b, &fusedGatherSums, matchGatherSum) }
 
 // matchGatherSum matches the pattern of fuseGatherSums at s.
 func matchGatherSum(s *gb.Node, u map[*gb.Node]int) (*gatherSumData, []*gb.Node, bool) {

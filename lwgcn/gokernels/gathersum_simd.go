@@ -22,8 +22,21 @@ func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData
 		return
 	}
 	srcs = srcs[:k]
-	for kk := range k {
-		srcs[kk] = row(x, idx[kk*r+j], n, h, d.zeroRow, zero)
+	rows := n // the gathered operand's rows: x's, and the zero row if any
+	if d.zeroRow >= 0 {
+		rows = n + 1
+	}
+	// row(), inlined: it ran once per slot and cost as much as the sums.
+	for kk := range srcs {
+		jj := int(idx[kk*r+j])
+		if uint(jj) >= uint(rows) {
+			jj = clampIndex(jj, rows)
+		}
+		if jj == d.zeroRow {
+			srcs[kk] = zero
+		} else {
+			srcs[kk] = x[jj*h : jj*h+h : jj*h+h]
+		}
 	}
 	main := h - h%vl
 	i := 0

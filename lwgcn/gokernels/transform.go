@@ -1,6 +1,7 @@
 package gokernels
 
 import (
+	"sync"
 	"sync/atomic"
 
 	gb "github.com/gomlx/compute/gobackend"
@@ -53,6 +54,53 @@ func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 // afterTransform, when set (tests), sees every graph after the rewrite.
 var afterTransform func(b *gb.Builder)
 
+// rewrite replaces, in every function of b, each node that match accepts
+// with the fused node it describes (new inputs and Data), in place: the
+// node's position keeps the DAG order, and the nodes it no longer reads
+// become dead code. count counts the rewrites.
+func rewrite[D any](b *gb.Builder, count *atomic.Int64, match func(n *gb.Node, u map[*gb.Node]int) (D, []*gb.Node, bool)) {
+	for _, f := range b.Functions {
+		u := uses(f)
+		for _, n := range f.Nodes {
+			if d, inputs, ok := match(n, u); ok {
+				n.Inputs, n.Data = inputs, d
+				count.Add(1)
+			}
+		}
+	}
+}
+
+// inParallel runs work(i) for every i < n on the calling goroutine and, when
+// parallel, on the backend's idle workers (each i once, in no set order).
+func inParallel(backend *gb.Backend, n int, parallel bool, work func(i int)) {
+	var next atomic.Int64
+	loop := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= n {
+				return
+			}
+			work(i)
+		}
+	}
+	var wg sync.WaitGroup
+	if parallel && backend.Workers != nil && backend.Workers.IsEnabled() && n > 1 {
+		for range min(backend.Workers.AdjustedMaxParallelism(), n) - 1 {
+			wg.Add(1)
+			if !backend.Workers.StartIfAvailable(func() { defer wg.Done(); loop() }) {
+				wg.Done()
+				break
+			}
+		}
+	}
+	loop()
+	if backend.Workers != nil {
+		backend.Workers.WorkerIsAsleep()
+		wg.Wait()
+		backend.Workers.WorkerRestarted()
+	}
+}
+
 // uses counts, per node of f, its consumers (inputs of other nodes, captured
 // inputs of closures, and f's outputs).
 func uses(f *gb.Function) map[*gb.Node]int {
@@ -74,4 +122,24 @@ func uses(f *gb.Function) map[*gb.Node]int {
 		u[p]++
 	}
 	return u
+}
+
+// live returns the nodes of f its outputs depend on (a rewrite leaves the
+// nodes it replaced behind, with their inputs, until the backend drops them).
+func live(f *gb.Function) map[*gb.Node]bool {
+	seen := make(map[*gb.Node]bool, len(f.Nodes))
+	stack := append([]*gb.Node(nil), f.Outputs...)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		stack = append(stack, n.Inputs...)
+		for _, c := range n.CapturedInputs {
+			stack = append(stack, c...)
+		}
+	}
+	return seen
 }

@@ -2,8 +2,6 @@ package gokernels
 
 import (
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -27,18 +25,9 @@ type weightGradientData struct{ n, a, b int }
 // something else uses them. Its sums run in another order than the
 // backend's matrix kernel (blocks of wgradChunk rows, fused multiply-adds),
 // so the result agrees within float32 rounding, not bit for bit.
-func fuseWeightGradients(b *gb.Builder) {
-	for _, f := range b.Functions {
-		for _, n := range f.Nodes {
-			if d, inputs, ok := matchWeightGradient(n); ok {
-				n.Inputs, n.Data = inputs, d
-				fusedWeightGradients.Add(1)
-			}
-		}
-	}
-}
+func fuseWeightGradients(b *gb.Builder) { rewrite(b, &fusedWeightGradients, matchWeightGradient) }
 
-func matchWeightGradient(n *gb.Node) (*weightGradientData, []*gb.Node, bool) {
+func matchWeightGradient(n *gb.Node, _ map[*gb.Node]int) (*weightGradientData, []*gb.Node, bool) {
 	if n.OpType != compute.OpTypeDotGeneral || len(n.Inputs) != 2 || n.Shape.DType != dtypes.Float32 || n.Shape.Rank() != 2 {
 		return nil, nil, false
 	}
@@ -94,33 +83,10 @@ func execWeightGradient(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer,
 	o, x, v := out.Flat.([]float32), inputs[0].Flat.([]float32), inputs[1].Flat.([]float32)
 	clear(o)
 	blocks := (d.a + wgradRows - 1) / wgradRows
-	var next atomic.Int64
-	work := func() {
-		for {
-			blk := int(next.Add(1)) - 1
-			if blk >= blocks {
-				return
-			}
-			a0 := blk * wgradRows
-			xtvRows(o, x, v, d, a0, min(a0+wgradRows, d.a))
-		}
-	}
-	var wg sync.WaitGroup
-	if backend.Workers != nil && backend.Workers.IsEnabled() && blocks > 1 && d.n*d.a*d.b >= 1<<16 {
-		for range min(backend.Workers.AdjustedMaxParallelism(), blocks) - 1 {
-			wg.Add(1)
-			if !backend.Workers.StartIfAvailable(func() { defer wg.Done(); work() }) {
-				wg.Done()
-				break
-			}
-		}
-	}
-	work()
-	if backend.Workers != nil {
-		backend.Workers.WorkerIsAsleep()
-		wg.Wait()
-		backend.Workers.WorkerRestarted()
-	}
+	inParallel(backend, blocks, d.n*d.a*d.b >= 1<<16, func(blk int) {
+		a0 := blk * wgradRows
+		xtvRows(o, x, v, d, a0, min(a0+wgradRows, d.a))
+	})
 	return out, nil
 }
 

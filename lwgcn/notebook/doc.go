@@ -25,6 +25,14 @@
 // prints an occasional line to stderr. Bar.Reporter adapts it to the
 // Update(done, total, msg) interface that training code accepts.
 //
+// Live controls: Explorer shows sliders and selects, each with its value
+// beside it, and redraws a View of their values in place; its Actions (e.g.
+// training) run apart from its event loop with a Task: one progress bar
+// (Task.Progress) and the result directly under the controls, Stop keeping
+// what had finished (Task.Partial). An ended explorer greys its controls.
+//
 // Quick reports whether LWGCN_QUICK is set: notebooks then shrink epochs,
-// splits and sweeps so that they run in seconds (for CI and smoke tests).
+// splits and sweeps so that they run in seconds (for CI and smoke tests);
+// IfQuick and IfFull size them. SaveState and LoadState pass results from
+// one cell's program to the next.
 package notebook

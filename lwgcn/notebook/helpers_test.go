@@ -2,6 +2,8 @@ package notebook
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -28,4 +30,27 @@ func TestHelpers(t *testing.T) {
 	if IfQuick(1, 2) != 2 {
 		t.Error("IfQuick in full mode")
 	}
+	if IfFull(true, 10, 3) != 10 || IfFull(false, 10, 3) != 3 {
+		t.Error("IfFull")
+	}
+}
+
+func TestState(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	type result struct {
+		Name string
+		Acc  []float64
+	}
+	SaveState("s.json", result{"texas", []float64{57.6, 86.2}})
+	got := LoadState[result]("s.json")
+	if got.Name != "texas" || len(got.Acc) != 2 || got.Acc[1] != 86.2 {
+		t.Errorf("loaded %+v", got)
+	}
+	defer func() {
+		r := recover()
+		if r == nil || !strings.Contains(fmt.Sprint(r), "notebook: missing.json not found: run the cell that computes it first") {
+			t.Errorf("missing state: recovered %v", r)
+		}
+	}()
+	LoadState[result]("missing.json")
 }

@@ -34,6 +34,10 @@ type Reporter interface {
 
 // Bar is a progress display: an HTML bar updated in place in a notebook, an
 // occasional line on stderr elsewhere. It is safe for concurrent use.
+//
+// An Explorer's action draws its bar inside the action's output under the
+// controls (Task.Progress): such a bar hands its HTML to a sink instead of
+// sending a display of its own.
 type Bar struct {
 	mu        sync.Mutex
 	label     string
@@ -45,8 +49,10 @@ type Bar struct {
 	lastTenth int       // tenths of the total reached at the last line
 	drawn     bool
 	finished  bool
+	stopped   bool // finished by Stop: the steps stay where they were
 	notebook  bool
 	displayID string
+	sink      func(html string) // set: draws go here, not to a display of their own
 }
 
 // Progress starts a progress display for total steps (total <= 0: unknown)
@@ -58,6 +64,66 @@ func Progress(total int, label string) *Bar {
 		b.draw()
 	}
 	return b
+}
+
+// newSinkBar starts a bar whose every draw hands its HTML to sink (called
+// with the bar's lock held: sink must not call the bar), and draws it once.
+func newSinkBar(total int, label string, sink func(html string)) *Bar {
+	b := &Bar{label: label, total: total, start: now(), notebook: true, lastTenth: -1, sink: sink}
+	b.draw()
+	return b
+}
+
+// SetLabel changes the bar's label (e.g. to name the model now training)
+// and redraws it in a notebook.
+func (b *Bar) SetLabel(label string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.label = label
+	if b.notebook && !b.finished {
+		b.draw()
+	}
+}
+
+// Label is the bar's label.
+func (b *Bar) Label() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.label
+}
+
+// Where says how far the work has come, for a note saying where it
+// stopped: the label, then the step of the total and the last message, e.g.
+// "GCN (2 of 3) on g, step 57 of 120 (split 0, epoch 17, val acc 81.3%)".
+func (b *Bar) Where() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.label
+	if b.total > 0 {
+		s += fmt.Sprintf(", step %d of %d", b.done, b.total)
+	} else {
+		s += fmt.Sprintf(", step %d", b.done)
+	}
+	if b.msg != "" {
+		s += " (" + b.msg + ")"
+	}
+	return s
+}
+
+// Stop marks the work stopped before its end: the bar keeps its steps, says
+// "stopped after" its time and is drawn once more (grey in a notebook).
+func (b *Bar) Stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.finished {
+		return
+	}
+	b.finished, b.stopped = true, true
+	if b.notebook {
+		b.draw()
+	} else {
+		b.printLine()
+	}
 }
 
 // SetTotal changes the number of steps (e.g. once it becomes known).
@@ -137,7 +203,9 @@ func (b *Bar) status() string {
 	} else {
 		fmt.Fprintf(&s, "%d", b.done)
 	}
-	if b.finished {
+	if b.stopped {
+		fmt.Fprintf(&s, " · stopped after %s", roundDuration(elapsed))
+	} else if b.finished {
 		fmt.Fprintf(&s, " · done in %s", roundDuration(elapsed))
 	} else {
 		fmt.Fprintf(&s, " · %s elapsed", roundDuration(elapsed))
@@ -180,7 +248,9 @@ func (b *Bar) printLine() {
 // html renders the bar.
 func (b *Bar) html() string {
 	fill := "#0072B2"
-	if b.finished {
+	if b.stopped {
+		fill = "#999999"
+	} else if b.finished {
 		fill = "#009E73"
 	}
 	width := 100 * b.fraction()
@@ -203,8 +273,13 @@ func (b *Bar) html() string {
 	return s.String()
 }
 
-// draw sends the bar to its notebook display block.
+// draw sends the bar to its notebook display block (or its sink).
 func (b *Bar) draw() {
+	if b.sink != nil {
+		b.sink(b.html())
+		b.drawn, b.last = true, now()
+		return
+	}
 	send(&protocol.DisplayData{
 		Data:      map[protocol.MIMEType]any{protocol.MIMETextHTML: b.html()},
 		DisplayID: b.displayID,

@@ -88,10 +88,7 @@ func (b *Bars) SVG() string {
 	ng, ns := b.numGroups(), len(b.series)
 	c := newCanvas(w, h, b.title)
 	drawTitle(c, b.title, fw/2)
-	top := outerPad
-	if b.title != "" {
-		top += titleBand
-	}
+	top := outerPad + titleHeight(b.title, fw)
 	var entries []legendEntry
 	colors := make([]string, ns)
 	for i, s := range b.series {

@@ -65,10 +65,7 @@ func (f *Facets) SVG() string {
 	c := newCanvas(w, h, f.title)
 	fw, fh := float64(w), float64(h)
 	drawTitle(c, f.title, fw/2)
-	top := outerPad
-	if f.title != "" {
-		top += titleBand
-	}
+	top := outerPad + titleHeight(f.title, fw)
 	if n == 0 {
 		return c.finish()
 	}

@@ -162,9 +162,68 @@ func drawAxes(c *canvas, area box, xa, ya *axis, st axesStyle) {
 	}
 }
 
-// drawTitle centres a figure title at the top of the canvas.
+// titleBold is how much wider bold title text runs than textWidth's regular estimate.
+const titleBold = 1.1
+
+// titleLines breaks a title into lines that fit a figure of width w: at
+// spaces, and inside a word only when the word alone is too long. A figure
+// keeps its size; a long title takes more lines (the plot area gives way).
+func titleLines(title string, w float64) []string {
+	if title == "" {
+		return nil
+	}
+	room := w - 2*outerPad
+	fits := func(s string) bool { return textWidth(s, titleSize)*titleBold <= room }
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(title) {
+		next := word
+		if line != "" {
+			next = line + " " + word
+		}
+		if fits(next) {
+			line = next
+			continue
+		}
+		if line != "" {
+			lines = append(lines, line)
+		}
+		// A word wider than the figure: cut it where it must be cut.
+		for !fits(word) {
+			cut := 1
+			for cut < len([]rune(word)) && fits(string([]rune(word)[:cut+1])) {
+				cut++
+			}
+			lines = append(lines, string([]rune(word)[:cut]))
+			word = string([]rune(word)[cut:])
+		}
+		line = word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// titleLineGap is the distance between the baselines of two title lines.
+const titleLineGap = titleSize * 1.2
+
+// titleHeight is the height a title takes at the top of a figure of width w:
+// titleBand for one line, a line gap more for each further line, 0 for none.
+func titleHeight(title string, w float64) float64 {
+	n := len(titleLines(title, w))
+	if n == 0 {
+		return 0
+	}
+	return titleBand + float64(n-1)*titleLineGap
+}
+
+// drawTitle centres a figure title at the top of the canvas, on as many
+// lines as the canvas's width needs (titleLines).
 func drawTitle(c *canvas, title string, cx float64) {
-	c.text(cx, outerPad+titleSize*0.85, title, titleSize, "middle", ` class="title" font-weight="bold"`)
+	for i, line := range titleLines(title, c.w) {
+		c.text(cx, outerPad+titleSize*0.85+float64(i)*titleLineGap, line, titleSize, "middle", ` class="title" font-weight="bold"`)
+	}
 }
 
 // Shape is a marker shape.

@@ -141,10 +141,7 @@ func (h *Heatmap) SVG() string {
 	fw, fh := float64(w), float64(ht)
 	c := newCanvas(w, ht, h.title)
 	drawTitle(c, h.title, fw/2)
-	top := outerPad
-	if h.title != "" {
-		top += titleBand
-	}
+	top := outerPad + titleHeight(h.title, fw)
 	lo, hi := h.scaleRange()
 	cm := h.cmap()
 

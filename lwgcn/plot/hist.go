@@ -155,10 +155,7 @@ func (h *Histogram) SVG() string {
 	if len(entries) == 0 {
 		pos = LegendNone
 	}
-	top := outerPad
-	if h.title != "" {
-		top += titleBand
-	}
+	top := outerPad + titleHeight(h.title, float64(w))
 	lw, lh := legendDims(entries)
 	render := func(outside bool) (string, bool) {
 		extra := 0.0

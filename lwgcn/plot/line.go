@@ -284,10 +284,7 @@ func (p *LinePlot) SVG() string {
 		pos = LegendNone
 	}
 	xe, ye := p.extents(ss)
-	top := outerPad
-	if p.title != "" {
-		top += titleBand
-	}
+	top := outerPad + titleHeight(p.title, float64(w))
 	lw, lh := legendDims(entries)
 	render := func(outside bool) (string, bool) {
 		extra := 0.0

@@ -16,9 +16,10 @@ import (
 )
 
 // TrainFunc trains models on g and returns their accuracies as a view; the
-// synthetic explorer's button calls it (nbtrain.Compare makes one). It lives
+// synthetic explorer's button calls it with its task (progress bar, partial
+// results, cancellation by Stop; nbtrain.Compare makes one). It lives
 // outside this package so that the theorem notebooks do not link GoMLX.
-type TrainFunc func(g *graph.Graph) (*notebook.View, error)
+type TrainFunc func(t *notebook.Task, g *graph.Graph) (*notebook.View, error)
 
 // SyntheticSeed seeds every generated graph (graph i of a session uses stream 0:
 // the same sliders always give the same graph).
@@ -72,12 +73,12 @@ func Synthetic(train TrainFunc, bases ...BaseGraph) *notebook.Explorer {
 		e.Actions = []notebook.Action{{
 			Label:    "Train MLP, GCN, LW-GCN\\G",
 			Headless: true,
-			Run: func(v notebook.Values) (*notebook.View, error) {
-				g, _, err := gen(v)
+			Run: func(t *notebook.Task) (*notebook.View, error) {
+				g, _, err := gen(t.Values)
 				if err != nil {
 					return nil, err
 				}
-				return train(g)
+				return train(t, g)
 			},
 		}}
 	}

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestSyntheticViewFollowsSliders(t *testing.T) {
 
 func TestSyntheticTrainButton(t *testing.T) {
 	var got *graph.Graph
-	e := Synthetic(func(g *graph.Graph) (*notebook.View, error) {
+	e := Synthetic(func(_ *notebook.Task, g *graph.Graph) (*notebook.View, error) {
 		got = g
 		return notebook.NewView().Note("trained"), nil
 	})
@@ -51,7 +52,7 @@ func TestSyntheticTrainButton(t *testing.T) {
 		t.Fatalf("actions %+v", e.Actions)
 	}
 	v := valuesAt(t, e, map[string]float64{"nodes": 300, "classes": 4})
-	view, err := e.Actions[0].Run(v)
+	view, err := e.Actions[0].Run(notebook.NewTask(context.Background(), v))
 	if err != nil || view.Len() != 1 {
 		t.Fatalf("action: %v, %v", view, err)
 	}

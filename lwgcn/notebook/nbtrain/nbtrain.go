@@ -21,6 +21,10 @@ type Bar struct {
 // New starts a bar of total epochs labelled label.
 func New(total int, label string) *Bar { return &Bar{bar: notebook.Progress(total, label)} }
 
+// Wrap makes b, a notebook bar started elsewhere (e.g. an explorer task's,
+// notebook.Task.Progress), a train.Progress over its total epochs.
+func Wrap(b *notebook.Bar) *Bar { return &Bar{bar: b} }
+
 // Begin implements train.Progress.
 func (p *Bar) Begin(runs, epochs int) {}
 

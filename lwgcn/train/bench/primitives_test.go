@@ -19,8 +19,10 @@ import (
 // activations), dense products and the random numbers of dropout. An
 // epoch's essential work (gathered entries x columns, multiply-adds,
 // parameters x Adam's passes) times these rates bounds its time from below
-// on the backend ($GOMLX_BACKEND, GOMAXPROCS threads). Every result is
-// consumed in full (summed), so that no backend can drop work as unused.
+// on the backend ($GOMLX_BACKEND, GOMAXPROCS threads; on the pure-Go backend
+// LWGCN_KERNELS=off measures compute's own ops, unset lwgcn's kernels).
+// Every result is consumed in full (summed), so that no backend can drop
+// work as unused.
 func BenchmarkPrimitives(b *testing.B) {
 	be, _, err := backend.Shared()
 	if err != nil {
@@ -125,6 +127,16 @@ func BenchmarkPrimitives(b *testing.B) {
 		run(b, 2708*64, "ns/value", func(ps []*Node) *Node {
 			_, u := RandomUniform(ps[0], shapes.Make(dtypes.Float32, 2708, 64))
 			return ReduceAllSum(u)
+		}, state)
+	})
+	// A dropout mask (nn.DropoutMask: the draws compared with the rate,
+	// turned into 0 or 1/(1-rate)): what dropout costs per value.
+	b.Run("dropout-mask/2708x64", func(b *testing.B) {
+		run(b, 2708*64, "ns/value", func(ps []*Node) *Node {
+			g := ps[0].Graph()
+			_, u := RandomUniform(ps[0], shapes.Make(dtypes.Float32, 2708, 64))
+			keep := GreaterOrEqual(u, Scalar(g, dtypes.Float32, 0.6))
+			return ReduceAllSum(Where(keep, Scalar(g, dtypes.Float32, 2.5), Scalar(g, dtypes.Float32, 0)))
 		}, state)
 	})
 }
