@@ -131,7 +131,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"merge", "-into", filepath.Join(t.TempDir(), "out.json"), "/nonexistent/b.json"}, 1, "merge: /nonexistent/b.json: no such file"},
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},
 		{[]string{"train", "-dataset", "texas", "-model", "gcn", "-variant", "dense"}, 2, "-variant: not a setting of -model gcn (it has -epochs, -hidden"},
-		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: not a setting of -model lwgcn (it has -epochs"},
+		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: not a setting of -model lwgcn (it has -variant, -layers"},
 	} {
 		status, _, stderr := runLwgcn(t, c.args...)
 		out := stderr

@@ -264,7 +264,7 @@ func TestOverrideSettings(t *testing.T) {
 		want string
 	}{
 		{"gcn", map[string]float64{"variant": 1}, "no setting variant (it has epochs, hidden"},
-		{"lwgcn", map[string]float64{"heads": 2}, "no setting heads (it has epochs"},
+		{"lwgcn", map[string]float64{"heads": 2}, "no setting heads (it has variant, layers"},
 		{"gcn", map[string]float64{"dropout": 1.5}, "zoo: gcn: dropout must be in [0, 1), got 1.5"},
 		{"lwgcn", map[string]float64{"dropout": 1}, "lwgcn: dropout must be in [0, 1)"},
 	} {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,15 +70,15 @@ func (h Hyper) Selection() train.Selection {
 // Hyper are a model's hyperparameters: the union of what the entries use.
 // Entries document which fields they read.
 type Hyper struct {
-	Hidden      int     `json:"hidden,omitempty"`
-	Layers      int     `json:"layers,omitempty"`
-	Heads       int     `json:"heads,omitempty"`
-	Dropout     float64 `json:"dropout"`
-	Alpha       float64 `json:"alpha,omitempty"`
-	Lambda      float64 `json:"lambda,omitempty"`
-	LR          float64 `json:"lr"`
-	WeightDecay float64 `json:"weight_decay"`
-	Epochs      int     `json:"epochs"`
+	Hidden      int     `json:"hidden,omitempty" setting:"hidden"`
+	Layers      int     `json:"layers,omitempty" setting:"layers"`
+	Heads       int     `json:"heads,omitempty" setting:"heads"`
+	Dropout     float64 `json:"dropout" setting:"dropout"`
+	Alpha       float64 `json:"alpha,omitempty" setting:"alpha"`
+	Lambda      float64 `json:"lambda,omitempty" setting:"lambda"`
+	LR          float64 `json:"lr" setting:"lr"`
+	WeightDecay float64 `json:"weight_decay" setting:"wd"`
+	Epochs      int     `json:"epochs" setting:"epochs"`
 	// Extra holds model-specific settings (e.g. "k" for GPRGNN's steps).
 	Extra map[string]float64 `json:"extra,omitempty"`
 }
@@ -194,39 +195,23 @@ func (e Entry) WithEpochs(h Hyper, n int) Hyper {
 }
 
 // SettingNames are the settings Entry.Set knows (the flags of `lwgcn
-// train`), in the order they are applied.
-var SettingNames = []string{"epochs", "hidden", "layers", "heads", "lr", "wd", "dropout", "alpha", "lambda", "raw-features"}
+// train`), in the order they are applied: epochs first (WithEpochs scales
+// the extras that count epochs), the Hyper fields' setting tags, then
+// "raw-features" (RawFeaturesKey).
+var SettingNames = append(append([]string{"epochs"}, slices.DeleteFunc(train.SettingNames(Hyper{}),
+	func(n string) bool { return n == "epochs" })...), "raw-features")
 
-// Set returns h with one setting set by name (SettingNames) to v: epochs
-// through WithEpochs, "raw-features" as RawFeaturesKey, the others the
-// Hyper field of the same name ("wd": WeightDecay); ok is false for a name
-// it does not know. Validate and Build check the values.
+// Set returns h with one setting set by name (SettingNames) to v; ok is
+// false for a name it does not know. Validate and Build check the values.
 func (e Entry) Set(h Hyper, name string, v float64) (_ Hyper, ok bool) {
 	switch name {
 	case "epochs":
 		return e.WithEpochs(h, int(v)), true
-	case "hidden":
-		h.Hidden = int(v)
-	case "layers":
-		h.Layers = int(v)
-	case "heads":
-		h.Heads = int(v)
-	case "lr":
-		h.LR = v
-	case "wd":
-		h.WeightDecay = v
-	case "dropout":
-		h.Dropout = v
-	case "alpha":
-		h.Alpha = v
-	case "lambda":
-		h.Lambda = v
 	case "raw-features":
 		return h.With(RawFeaturesKey, v), true
-	default:
-		return h, false
 	}
-	return h, true
+	ok = train.SetSetting(&h, name, v)
+	return h, ok
 }
 
 var registry = map[string]Entry{}

@@ -61,7 +61,6 @@ func TestSyntheticTrainButton(t *testing.T) {
 	}
 }
 
-
 // Algorithm 2 on a base graph: the generator select picks it, the realised
 // homophily and degree follow the sliders, nodes and classes are the base's.
 func TestSyntheticOnBaseGraph(t *testing.T) {
