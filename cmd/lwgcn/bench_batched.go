@@ -32,24 +32,23 @@ func init() {
 	register(command{name: "bench-batched", summary: "time a split-epoch with runs batched in one computation and alone (results/bench-batched.json)", run: runBenchBatched})
 }
 
-// benchBatchedModels describes the -model choices.
-var benchBatchedModels = map[string]string{
-	"lwgcn":  "full LW-GCN epoch (f_C and f_G forward, backward and update, evaluation and selection step; reference settings)",
-	"gcn":    "GCN epoch (the zoo's reference: 64 hidden, dropout 0.5, Adam lr 0.01, weight decay 5e-4, symmetrised graph)",
-	"gcnii":  "GCNII epoch (the zoo's reference settings for the dataset)",
-	"mlp":    "MLP epoch (the zoo's reference settings for the dataset)",
-	"gat":    "GAT epoch (the zoo's reference settings for the dataset)",
-	"gprgnn": "GPRGNN epoch (the zoo's reference settings for the dataset)",
-	"fagcn":  "FAGCN epoch (the zoo's reference settings for the dataset)",
+// benchedLWGCN describes -model lwgcn.
+const benchedLWGCN = "full LW-GCN epoch (f_C and f_G forward, backward and update, evaluation and selection step; reference settings)"
+
+// benchedModel describes a -model choice: "lwgcn" or any zoo model, timed
+// with the zoo's reference settings for the dataset on the graph the entry
+// trains on; false for anything else.
+func benchedModel(name string) (string, bool) {
+	if name == "lwgcn" {
+		return benchedLWGCN, true
+	}
+	e, ok := zoo.Lookup(name)
+	return e.Title + " epoch (the zoo's reference settings for the dataset)", ok
 }
 
-// benchZooNames are the -model choices timed with the zoo's settings, on
-// the graph the entry trains on (Entry.Prepare: GCN's symmetrised edges, as
-// training has them).
-var benchZooNames = map[string]bool{"gcn": true, "gcnii": true, "mlp": true, "gat": true, "gprgnn": true, "fagcn": true}
-
 // benchZooModel builds a -model that is timed with the zoo's reference
-// settings: the model, its graph and its training configuration.
+// settings: the model, its graph (Entry.Prepare: GCN's symmetrised edges,
+// as training has them) and its training configuration.
 func benchZooModel(name string, g *graph.Graph, ds string) (nn.Model, *graph.Graph, zoo.Hyper, zoo.Training, error) {
 	e, ok := zoo.Lookup(name)
 	if !ok {
@@ -75,7 +74,7 @@ type blockTiming struct {
 func runBenchBatched(args []string) error {
 	fs := newFlagSet("bench-batched", "[flags]")
 	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
-	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii", "mlp", "gat", "gprgnn" or "fagcn"`)
+	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings) or a zoo model (`+strings.Join(zoo.Names(), ", ")+`)`)
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
 	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
 	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")
@@ -88,7 +87,7 @@ func runBenchBatched(args []string) error {
 		return err
 	}
 	if *runs < 1 || *blocks < 1 {
-		return fmt.Errorf("bench-batched: -runs and -blocks must be positive, got %d and %d", *runs, *blocks)
+		return fmt.Errorf("-runs and -blocks must be positive, got %d and %d", *runs, *blocks)
 	}
 	if *runs > maxBatchedRuns || *blocks > maxBatchedBlocks {
 		return usageErrorf("-runs %d, -blocks %d: at most %d runs per batch and %d blocks", *runs, *blocks, maxBatchedRuns, maxBatchedBlocks)
@@ -100,8 +99,9 @@ func runBenchBatched(args []string) error {
 	if err := checkNameFlags("datasets", dsList, nil); err != nil {
 		return err
 	}
-	if _, ok := benchBatchedModels[*modelName]; !ok {
-		return fmt.Errorf("bench-batched: -model %q: want one of %s", *modelName, strings.Join(sortedModelNames(), ", "))
+	about, ok := benchedModel(*modelName)
+	if !ok {
+		return fmt.Errorf("-model %q: want lwgcn or one of %s", *modelName, strings.Join(zoo.Names(), ", "))
 	}
 	if *child != "" {
 		t, err := measureBlock(*child, *modelName, dsList[0], *runs, *minTime, data)
@@ -114,7 +114,7 @@ func runBenchBatched(args []string) error {
 	for _, p := range strings.Split(*procs, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 1 {
-			return fmt.Errorf("bench-batched: -procs: %q is not a positive integer", p)
+			return fmt.Errorf("-procs: %q is not a positive integer", p)
 		}
 		if n > runtime.NumCPU() {
 			return usageErrorf("-procs: %d threads, more than the %d CPUs", n, runtime.NumCPU())
@@ -125,7 +125,7 @@ func runBenchBatched(args []string) error {
 	if path == "" {
 		root := buildinfo.SourceDir()
 		if root == "" {
-			return errors.New("bench-batched: not inside the lwgcn repository: pass -out")
+			return errors.New("not inside the lwgcn repository: pass -out")
 		}
 		path = filepath.Join(root, "results", "bench-batched.json")
 	}
@@ -137,7 +137,7 @@ func runBenchBatched(args []string) error {
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("bench-batched: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	_, info, err := backend.Shared()
 	if err != nil {
@@ -161,7 +161,7 @@ func runBenchBatched(args []string) error {
 	if file.Models == nil {
 		file.Models, file.Notes = map[string]string{}, map[string]string{}
 	}
-	file.Models[*modelName], file.Notes[*modelName] = benchBatchedModels[*modelName], *note
+	file.Models[*modelName], file.Notes[*modelName] = about, *note
 	for _, ds := range dsList {
 		for _, p := range procList {
 			var bt, at []blockTiming
@@ -177,13 +177,13 @@ func runBenchBatched(args []string) error {
 					c.Stderr = os.Stderr
 					outb, err := c.Output()
 					if err != nil {
-						return fmt.Errorf("bench-batched: %s %s at GOMAXPROCS=%d: %w", ds, mode, p, err)
+						return fmt.Errorf("%s %s at GOMAXPROCS=%d: %w", ds, mode, p, err)
 					}
 					result, other := childResult(outb)
 					os.Stderr.Write(other)
 					var t blockTiming
 					if err := json.Unmarshal(result, &t); err != nil {
-						return fmt.Errorf("bench-batched: %s %s: reading the block's result %q: %w", ds, mode, outb, err)
+						return fmt.Errorf("%s %s: reading the block's result %q: %w", ds, mode, outb, err)
 					}
 					fmt.Fprintf(os.Stderr, "%-10s GOMAXPROCS=%d block %d %-7s %8.2f ms/split-epoch (cpu %8.2f, peak RSS %5.0f MiB, %d epochs)\n",
 						ds, p, blk+1, mode, t.Ms, t.CPUMs, float64(t.PeakRSS)/(1<<20), t.Epochs)
@@ -240,15 +240,6 @@ const (
 	maxBatchedBlocks = 100
 )
 
-func sortedModelNames() []string {
-	var out []string
-	for n := range benchBatchedModels {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func median(ts []blockTiming, f func(blockTiming) float64) float64 {
 	v := make([]float64, len(ts))
 	for i, t := range ts {
@@ -266,7 +257,7 @@ func maxRSS(ts []blockTiming) uint64 {
 	return m
 }
 
-// measureBlock times split-epochs of model ("lwgcn" or a benchZooNames entry) on one
+// measureBlock times split-epochs of model ("lwgcn" or a zoo model) on one
 // dataset in this process: mode "batched" trains runs runs (splits 0.., seeds
 // 15..) in one computation, "alone" one run; after a warm-up epoch, at least
 // three epochs and minTime.

@@ -126,7 +126,7 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"sweep", "-procs", "0"}, 2, "-procs 0: must be >= 1"},
 		{[]string{"sweep", "-worker", "0/1"}, 2, `-worker "0/1": want i/N with N >= 2`},
 		{[]string{"bench", "-lwgcn-only", "-batched"}, 2, "-batched must come first: lwgcn bench -batched [bench-batched flags]"},
-		{[]string{"bench", "-batched", "-model", "nope"}, 1, `bench-batched: -model "nope": want one of fagcn, gat, gcn, gcnii, gprgnn, lwgcn, mlp`},
+		{[]string{"bench", "-batched", "-model", "nope"}, 1, `-model "nope": want lwgcn or one of asgc, bmgcn, fagcn`},
 		{[]string{"merge", "a.json"}, 2, "merge: want -into FILE and at least one file to merge"},
 		{[]string{"merge", "-into", filepath.Join(t.TempDir(), "out.json"), "/nonexistent/b.json"}, 1, "merge: /nonexistent/b.json: no such file"},
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},

@@ -99,11 +99,9 @@ func (m BMGCN) mlpLogits(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // and evaluation passes, as in the official code.
 // With R runs both are [N, R·C], each run built on its own (nn.EachRun).
 func (m BMGCN) ForwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits, mlpLogits *Node) {
-	outs := nn.EachRun(scope, in, func(scope *model.Scope, in *nn.Nodes) []*Node {
-		logits, mlpLogits := m.forwardBoth(scope, in, train)
-		return []*Node{logits, mlpLogits}
+	return nn.EachRunPair(scope, in, func(scope *model.Scope, in *nn.Nodes) (*Node, *Node) {
+		return m.forwardBoth(scope, in, train)
 	})
-	return outs[0], outs[1]
 }
 
 // forwardBoth is one run's ForwardBoth.

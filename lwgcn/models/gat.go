@@ -35,10 +35,7 @@ func (m GAT) Name() string { return "gat" }
 
 // Prepare implements Model: features, labels and the self-looped edges.
 func (m GAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGATEdges(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGATEdges)
 }
 
 // RunBytes implements nn.Model: two layers of Heads·Hidden, plus per edge

@@ -28,10 +28,7 @@ func (m GCN) Name() string { return "gcn" }
 
 // Prepare implements Model: features, labels and Â.
 func (m GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGCNAdjacency(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGCNAdjacency)
 }
 
 // DeterministicPass implements train.DeterministicPass: without dropout

@@ -59,10 +59,7 @@ func (m MixHop) RunBytes(g *graph.Graph) int64 {
 
 // Prepare implements Model: features, labels and Â.
 func (m MixHop) Prepare(g *graph.Graph, in *nn.Inputs) error {
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGCNAdjacency(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGCNAdjacency)
 }
 
 func (m MixHop) powers() []int {

@@ -129,11 +129,10 @@ func (m SimPGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // (SSLLoss) of the hidden representation of the same pass ([R], one per
 // run; nil without pairs).
 func (m SimPGCN) ForwardWithSSL(scope *model.Scope, in *nn.Nodes, train bool) (logp, ssl *Node) {
-	outs := nn.EachRun(scope, in, func(scope *model.Scope, in *nn.Nodes) []*Node {
+	return nn.EachRunPair(scope, in, func(scope *model.Scope, in *nn.Nodes) (*Node, *Node) {
 		logp, hidden := m.ForwardWithEmbedding(scope, in, train)
-		return []*Node{logp, m.SSLLoss(scope, in, hidden)}
+		return logp, m.SSLLoss(scope, in, hidden)
 	})
-	return outs[0], outs[1]
 }
 
 // ForwardWithEmbedding returns one run's log-probabilities and hidden

@@ -50,10 +50,7 @@ func (m SuperGAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return fmt.Errorf("models: SuperGAT edge sample ratio must be in [0, 1] and negative sample ratio >= 0, got %v and %v",
 			m.EdgeSampleRatio, m.NegSampleRatio)
 	}
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddSuperGATInputs(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddSuperGATInputs)
 }
 
 // Forward implements Model; it returns logits.
@@ -68,11 +65,9 @@ func (m SuperGAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // With R runs (nn.Runs) the logits are [N, R·C] and the link loss [R]: each
 // run builds its own layers (nn.EachRun).
 func (m SuperGAT) ForwardWithLinkLoss(scope *model.Scope, in *nn.Nodes, train bool) (logits, linkLoss *Node) {
-	outs := nn.EachRun(scope, in, func(scope *model.Scope, in *nn.Nodes) []*Node {
-		logits, link := m.forward(scope, in, train)
-		return []*Node{logits, link}
+	return nn.EachRunPair(scope, in, func(scope *model.Scope, in *nn.Nodes) (*Node, *Node) {
+		return m.forward(scope, in, train)
 	})
-	return outs[0], outs[1]
 }
 
 // forward is one run's ForwardWithLinkLoss.

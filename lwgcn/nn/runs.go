@@ -453,6 +453,15 @@ func EachRunNode(scope *model.Scope, in *Nodes, fn func(scope *model.Scope, in *
 	return EachRun(scope, in, func(scope *model.Scope, in *Nodes) []*Node { return []*Node{fn(scope, in)} })[0]
 }
 
+// EachRunPair is EachRun for a function of two outputs.
+func EachRunPair(scope *model.Scope, in *Nodes, fn func(scope *model.Scope, in *Nodes) (a, b *Node)) (a, b *Node) {
+	outs := EachRun(scope, in, func(scope *model.Scope, in *Nodes) []*Node {
+		a, b := fn(scope, in)
+		return []*Node{a, b}
+	})
+	return outs[0], outs[1]
+}
+
 // ParamValue returns the value of the weight name that Param created in
 // scope: every run's, or the run's own inside EachRun. It panics (graph
 // building) when there is none.

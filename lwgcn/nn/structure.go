@@ -92,8 +92,9 @@ func SelfLoopEdges(numNodes int, src, dst []int32) (*sparse.SparseMatrix, error)
 
 // AddGraphBasics adds the features ("x"), the labels ("labels", [N] int32,
 // unlabelled nodes as class 0 — masks exclude them) and the number of
-// classes (metadata "num_classes").
-func AddGraphBasics(in *Inputs, g *graph.Graph) error {
+// classes (metadata "num_classes"), then the model's own inputs (more, in
+// order).
+func AddGraphBasics(in *Inputs, g *graph.Graph, more ...func(*Inputs, *graph.Graph) error) error {
 	if g.Features() == nil {
 		return fmt.Errorf("nn: graph %q has no features", g.Name())
 	}
@@ -108,6 +109,11 @@ func AddGraphBasics(in *Inputs, g *graph.Graph) error {
 	}
 	in.SetInt32(InputLabels, labels, g.NumNodes())
 	in.SetMeta(InputNumClasses, g.NumClasses())
+	for _, add := range more {
+		if err := add(in, g); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
