@@ -124,7 +124,7 @@ func parseProcs(s string) ([]int, error) {
 func engineBlock(v engineVariant, ds string, p int, benchTime time.Duration, dataArgs []string) (results.EngineVariant, error) {
 	args := append([]string{"bench", "-lwgcn", ds, "-lwgcn-only", "-benchtime", benchTime.String(), "-out", "-"}, dataArgs...)
 	cmd := exec.Command(v.bin, args...)
-	cmd.Env = append(append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", p)), v.env...)
+	cmd.Env = append(append(withoutKernelSwitches(os.Environ()), fmt.Sprintf("GOMAXPROCS=%d", p)), v.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start, err := results.SampleCPU()
@@ -178,4 +178,18 @@ func cmpFloat(a, b float64) int {
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// withoutKernelSwitches drops the kernels' switches (LWGCN_KERNELS,
+// LWGCN_KERNEL_<NAME>) from env: each variant runs with its own, and a
+// baseline binary with none.
+func withoutKernelSwitches(env []string) []string {
+	var out []string
+	for _, e := range env {
+		if name, _, _ := strings.Cut(e, "="); name == gokernels.EnvAll || strings.HasPrefix(name, "LWGCN_KERNEL_") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
