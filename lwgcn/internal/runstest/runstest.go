@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/synth"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
@@ -195,25 +196,9 @@ func Graph(t testing.TB, n, c int, sparse bool, seed uint64) *graph.Graph {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var splits []graph.Split
-	for range 3 {
-		perm := r.Perm(n)
-		tr, va, te := make([]bool, n), make([]bool, n), make([]bool, n)
-		for k, v := range perm {
-			switch {
-			case k < n/3:
-				tr[v] = true
-			case k < 2*n/3:
-				va[v] = true
-			default:
-				te[v] = true
-			}
-		}
-		s, err := graph.SplitFromMasks(tr, va, te)
-		if err != nil {
-			t.Fatal(err)
-		}
-		splits = append(splits, s)
+	splits, err := synth.RandomSplits(labels, synth.SplitOptions{NumSplits: 3, TrainFraction: 1.0 / 3, ValFraction: 1.0 / 3}, r)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return graph.MustNew(graph.Spec{Name: "tiny", NumNodes: n, Src: src, Dst: dst, Features: feats,
 		Labels: labels, NumClasses: c, Splits: splits})
