@@ -2,8 +2,8 @@
 // v0.1.14 with the extension-points patch of third_party/, see
 // third_party/README.md), through the hooks the backend's own op packages
 // use: node executors by priority and graph transformations at compile
-// time. Nothing here changes what a computation computes: each kernel but
-// wgrad is tested bit-identical to the backend's own ops (same operations,
+// time. Nothing here changes what a computation computes: each kernel
+// is tested bit-identical to the backend's own ops (same operations,
 // same summation order), and each can be switched off by its environment
 // variable for A/B runs (LWGCN_KERNEL_<NAME>=off, or LWGCN_KERNELS=off for
 // all; see Kernels).
@@ -25,11 +25,9 @@
 //     workers.
 //   - adam: train.Optimizer's Adam updates, each moment and the parameter in
 //     one pass (the backend runs 4 to 6 ops each).
-//   - wgrad: a dense layer's weight gradient xᵀ·v computed from x and v as
-//     they are (graph building transposes both for the backend's matrix
-//     kernels). The one kernel that is not bit-identical: its sums run in
-//     another order (fused multiply-adds over blocks of rows), within
-//     float32's rounding of the exact sum (tested against float64).
+//   - transpose: 2-D transposes of 4-byte values (the ones graph building
+//     inserts before the weight gradients' products) as a blocked copy
+//     through registers.
 //   - dropoutmask: nn.DropoutMask's chain (RandomUniform's conversion of
 //     the bits, scale, Abs and Min, the comparison with the rate and the
 //     Where) in one pass over the bits.

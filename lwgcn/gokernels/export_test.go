@@ -2,18 +2,18 @@ package gokernels
 
 // Test hooks.
 var (
-	AfterTransform       = &afterTransform
-	FusedGatherSums      = &fusedGatherSums
-	MarkedRowGathers     = &markedRowGathers
-	RowGatherKernel      = rowGather
-	GatherSumKernel      = gatherSum
-	RNGKernel            = rng
-	FusedDropoutMasks    = &fusedDropoutMasks
-	DropoutMaskKernel    = dropoutMaskK
-	FusedELLProducts     = &fusedELLProducts
-	ELLProductKernel     = ellProduct
-	FusedAdam            = &fusedAdam
-	AdamKernel           = adamK
-	FusedWeightGradients = &fusedWeightGradients
-	WeightGradientKernel = weightGradient
+	AfterTransform    = &afterTransform
+	FusedGatherSums   = &fusedGatherSums
+	MarkedRowGathers  = &markedRowGathers
+	RowGatherKernel   = rowGather
+	GatherSumKernel   = gatherSum
+	RNGKernel         = rng
+	FusedDropoutMasks = &fusedDropoutMasks
+	DropoutMaskKernel = dropoutMaskK
+	FusedELLProducts  = &fusedELLProducts
+	ELLProductKernel  = ellProduct
+	FusedAdam         = &fusedAdam
+	AdamKernel        = adamK
+	TransposeKernel   = transposeK
+	TransposesRun     = &transposesRun
 )

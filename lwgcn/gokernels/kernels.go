@@ -23,17 +23,17 @@ type Kernel struct {
 const EnvAll = "LWGCN_KERNELS"
 
 var (
-	rowGather      = newKernel("rowgather", "Gather of whole rows as one copy per row")
-	gatherSum      = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
-	rng            = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
-	ellProduct     = newKernel("ellproduct", "a sparse product's chunks computed straight into their output rows, with the row scale (no concatenation, position gather or scaling pass); needs gathersum")
-	adamK          = newKernel("adam", "train.Optimizer's Adam updates (moments and parameter, with weight decay) in one pass each")
-	weightGradient = newKernel("wgrad", "a dense layer's weight gradient xᵀ·v read from x and v, without the two transposes (summed in another order: equal within float32 rounding, not bit for bit)")
-	dropoutMaskK   = newKernel("dropoutmask", "a dropout mask from the random bits in one pass (RandomUniform's five ops and the Where)")
+	rowGather    = newKernel("rowgather", "Gather of whole rows as one copy per row")
+	gatherSum    = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
+	rng          = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
+	ellProduct   = newKernel("ellproduct", "a sparse product's chunks computed straight into their output rows, with the row scale (no concatenation, position gather or scaling pass); needs gathersum")
+	adamK        = newKernel("adam", "train.Optimizer's Adam updates (moments and parameter, with weight decay) in one pass each")
+	transposeK   = newKernel("transpose", "2-D transposes of 4-byte values as a blocked copy (the backend's generic one cost more than the product it feeds)")
+	dropoutMaskK = newKernel("dropoutmask", "a dropout mask from the random bits in one pass (RandomUniform's five ops and the Where)")
 )
 
 // Kernels lists every kernel, in a fixed order.
-var Kernels = []*Kernel{rowGather, gatherSum, ellProduct, rng, dropoutMaskK, adamK, weightGradient}
+var Kernels = []*Kernel{rowGather, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK}
 
 func newKernel(name, what string) *Kernel {
 	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}

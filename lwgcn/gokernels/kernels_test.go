@@ -355,3 +355,29 @@ func TestELLProductSameAsBackend(t *testing.T) {
 		t.Errorf("%d products fused, want 5", n)
 	}
 }
+
+// Transposes of float32 and int32 matrices of sizes that are and are not
+// multiples of the kernel's tiles (4) and blocks (16): the same values as
+// the backend's; rank 3 and 8-byte values are left to the backend.
+func TestTransposeSameAsBackend(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 19))
+	for _, c := range [][2]int{{1, 1}, {3, 5}, {4, 4}, {17, 33}, {2708, 64}, {64, 2708}, {37, 16}} {
+		t.Run(fmt.Sprint(c), func(t *testing.T) {
+			n := c[0] * c[1]
+			ints := make([]int32, n)
+			for i := range ints {
+				ints[i] = rng.Int32()
+			}
+			inputs := []*tensors.Tensor{tensors.FromFlatDataAndDimensions(randF32(rng, n), c[0], c[1]),
+				tensors.FromFlatDataAndDimensions(ints, c[0], c[1])}
+			before := gokernels.TransposesRun.Load()
+			sameWithAndWithout(t, gokernels.TransposeKernel, inputs, func(in []*Node) []*Node {
+				return []*Node{Transpose(in[0], 0, 1), Transpose(in[1], 0, 1), Transpose(ConvertDType(in[0], dtypes.Float64), 0, 1),
+					Transpose(Reshape(in[0], 1, c[0], c[1]), 1, 2)}
+			})
+			if got := gokernels.TransposesRun.Load() - before; got != 2 {
+				t.Errorf("the kernel ran %d transposes, want 2 (float32 and int32)", got)
+			}
+		})
+	}
+}

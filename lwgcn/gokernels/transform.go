@@ -9,7 +9,10 @@ import (
 
 // Counts of rewritten nodes since the program started (tests check that a
 // kernel took effect).
-var fusedGatherSums, markedRowGathers, fusedDropoutMasks, fusedELLProducts, fusedAdam, fusedWeightGradients atomic.Int64
+var fusedGatherSums, markedRowGathers, fusedDropoutMasks, fusedELLProducts, fusedAdam atomic.Int64
+
+// transposesRun counts the transposes the transpose kernel ran.
+var transposesRun atomic.Int64
 
 // transformPriority runs lwgcn's transformation after the backend's own
 // passes (ImplicitBroadcastFusion is 100), so that it sees broadcasts
@@ -41,9 +44,6 @@ func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 	}
 	if adamK.On() {
 		fuseAdam(b)
-	}
-	if weightGradient.On() {
-		fuseWeightGradients(b)
 	}
 	if afterTransform != nil {
 		afterTransform(b)

@@ -11,7 +11,6 @@ package gobackend
 import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/internal/gobackend"
-	"github.com/gomlx/compute/internal/gobackend/dot"
 	"github.com/gomlx/compute/internal/gobackend/ops"
 )
 
@@ -38,9 +37,6 @@ type (
 	ReduceConfig = ops.ReduceConfig
 	// GatherParams are a Gather node's parameters (see GatherParamsOf).
 	GatherParams = ops.GatherParams
-	// DotGeneralData is the Data of DotGeneral nodes: the layout, axes and sizes of the product, after
-	// the transposes graph building inserts for layouts the matrix kernels lack.
-	DotGeneralData = dot.NodeData
 )
 
 // Executor priorities.
