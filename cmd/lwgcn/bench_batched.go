@@ -22,9 +22,9 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
-	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
@@ -32,24 +32,23 @@ func init() {
 	register(command{name: "bench-batched", summary: "time a split-epoch with runs batched in one computation and alone (results/bench-batched.json)", run: runBenchBatched})
 }
 
-// benchBatchedModels describes the -model choices.
-var benchBatchedModels = map[string]string{
-	"lwgcn":  "full LW-GCN epoch (f_C and f_G forward, backward and update, evaluation and selection step; reference settings)",
-	"gcn":    "GCN epoch (the zoo's reference: 64 hidden, dropout 0.5, Adam lr 0.01, weight decay 5e-4, symmetrised graph)",
-	"gcnii":  "GCNII epoch (the zoo's reference settings for the dataset)",
-	"mlp":    "MLP epoch (the zoo's reference settings for the dataset)",
-	"gat":    "GAT epoch (the zoo's reference settings for the dataset)",
-	"gprgnn": "GPRGNN epoch (the zoo's reference settings for the dataset)",
-	"fagcn":  "FAGCN epoch (the zoo's reference settings for the dataset)",
+// benchedLWGCN describes -model lwgcn.
+const benchedLWGCN = "full LW-GCN epoch (f_C and f_G forward, backward and update, evaluation and selection step; reference settings)"
+
+// benchedModel describes a -model choice: "lwgcn" or any zoo model, timed
+// with the zoo's reference settings for the dataset on the graph the entry
+// trains on; false for anything else.
+func benchedModel(name string) (string, bool) {
+	if name == "lwgcn" {
+		return benchedLWGCN, true
+	}
+	e, ok := zoo.Lookup(name)
+	return e.Title + " epoch (the zoo's reference settings for the dataset)", ok
 }
 
-// benchZooNames are the -model choices timed with the zoo's settings, on
-// the graph the entry trains on (Entry.Prepare: GCN's symmetrised edges, as
-// training has them).
-var benchZooNames = map[string]bool{"gcn": true, "gcnii": true, "mlp": true, "gat": true, "gprgnn": true, "fagcn": true}
-
 // benchZooModel builds a -model that is timed with the zoo's reference
-// settings: the model, its graph and its training configuration.
+// settings: the model, its graph (Entry.Prepare: GCN's symmetrised edges,
+// as training has them) and its training configuration.
 func benchZooModel(name string, g *graph.Graph, ds string) (nn.Model, *graph.Graph, zoo.Hyper, zoo.Training, error) {
 	e, ok := zoo.Lookup(name)
 	if !ok {
@@ -75,7 +74,7 @@ type blockTiming struct {
 func runBenchBatched(args []string) error {
 	fs := newFlagSet("bench-batched", "[flags]")
 	names := fs.String("datasets", "texas,chameleon,squirrel,cora", "datasets, comma-separated")
-	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings), "gcn", "gcnii", "mlp", "gat", "gprgnn" or "fagcn"`)
+	modelName := fs.String("model", "lwgcn", `what one epoch trains: "lwgcn" (the full method, reference settings) or a zoo model (`+strings.Join(zoo.Names(), ", ")+`)`)
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each measured in its own processes)")
 	runs := fs.Int("runs", 10, "runs per batch (splits 0.. of the dataset, seeds 15..)")
 	blocks := fs.Int("blocks", 3, "alternating blocks (batched, alone) per dataset and thread count; the median is kept")
@@ -88,7 +87,7 @@ func runBenchBatched(args []string) error {
 		return err
 	}
 	if *runs < 1 || *blocks < 1 {
-		return fmt.Errorf("bench-batched: -runs and -blocks must be positive, got %d and %d", *runs, *blocks)
+		return fmt.Errorf("-runs and -blocks must be positive, got %d and %d", *runs, *blocks)
 	}
 	if *runs > maxBatchedRuns || *blocks > maxBatchedBlocks {
 		return usageErrorf("-runs %d, -blocks %d: at most %d runs per batch and %d blocks", *runs, *blocks, maxBatchedRuns, maxBatchedBlocks)
@@ -100,8 +99,9 @@ func runBenchBatched(args []string) error {
 	if err := checkNameFlags("datasets", dsList, nil); err != nil {
 		return err
 	}
-	if _, ok := benchBatchedModels[*modelName]; !ok {
-		return fmt.Errorf("bench-batched: -model %q: want one of %s", *modelName, strings.Join(sortedModelNames(), ", "))
+	about, ok := benchedModel(*modelName)
+	if !ok {
+		return fmt.Errorf("-model %q: want lwgcn or one of %s", *modelName, strings.Join(zoo.Names(), ", "))
 	}
 	if *child != "" {
 		t, err := measureBlock(*child, *modelName, dsList[0], *runs, *minTime, data)
@@ -114,7 +114,7 @@ func runBenchBatched(args []string) error {
 	for _, p := range strings.Split(*procs, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil || n < 1 {
-			return fmt.Errorf("bench-batched: -procs: %q is not a positive integer", p)
+			return fmt.Errorf("-procs: %q is not a positive integer", p)
 		}
 		if n > runtime.NumCPU() {
 			return usageErrorf("-procs: %d threads, more than the %d CPUs", n, runtime.NumCPU())
@@ -125,19 +125,19 @@ func runBenchBatched(args []string) error {
 	if path == "" {
 		root := buildinfo.SourceDir()
 		if root == "" {
-			return errors.New("bench-batched: not inside the lwgcn repository: pass -out")
+			return errors.New("not inside the lwgcn repository: pass -out")
 		}
 		path = filepath.Join(root, "results", "bench-batched.json")
 	}
 	if err := checkOutput("-out", path, jsonOf("a batched benchmark (bench-batched.json)", func(data []byte) error {
-		_, err := experiments.ParseBatchedBench(path, data)
+		_, err := report.ParseBatchedBench(path, data)
 		return err
 	})); err != nil {
 		return err
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("bench-batched: %w", err)
+		return fmt.Errorf("%w", err)
 	}
 	_, info, err := backend.Shared()
 	if err != nil {
@@ -147,21 +147,21 @@ func runBenchBatched(args []string) error {
 		fmt.Println(n)
 	}
 	// Rows of other models, datasets or thread counts already recorded are kept.
-	file := experiments.BatchedBenchFile{}
+	file := report.BatchedBenchFile{}
 	if _, err := os.Stat(path); err == nil {
-		old, err := experiments.ReadBatchedBench(path)
+		old, err := report.ReadBatchedBench(path)
 		if err != nil {
 			return err
 		}
 		file = *old
-		file.Rows = slices.DeleteFunc(file.Rows, func(r experiments.BatchedBenchRow) bool {
+		file.Rows = slices.DeleteFunc(file.Rows, func(r report.BatchedBenchRow) bool {
 			return r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs)
 		})
 	}
 	if file.Models == nil {
 		file.Models, file.Notes = map[string]string{}, map[string]string{}
 	}
-	file.Models[*modelName], file.Notes[*modelName] = benchBatchedModels[*modelName], *note
+	file.Models[*modelName], file.Notes[*modelName] = about, *note
 	for _, ds := range dsList {
 		for _, p := range procList {
 			var bt, at []blockTiming
@@ -177,13 +177,13 @@ func runBenchBatched(args []string) error {
 					c.Stderr = os.Stderr
 					outb, err := c.Output()
 					if err != nil {
-						return fmt.Errorf("bench-batched: %s %s at GOMAXPROCS=%d: %w", ds, mode, p, err)
+						return fmt.Errorf("%s %s at GOMAXPROCS=%d: %w", ds, mode, p, err)
 					}
 					result, other := childResult(outb)
 					os.Stderr.Write(other)
 					var t blockTiming
 					if err := json.Unmarshal(result, &t); err != nil {
-						return fmt.Errorf("bench-batched: %s %s: reading the block's result %q: %w", ds, mode, outb, err)
+						return fmt.Errorf("%s %s: reading the block's result %q: %w", ds, mode, outb, err)
 					}
 					fmt.Fprintf(os.Stderr, "%-10s GOMAXPROCS=%d block %d %-7s %8.2f ms/split-epoch (cpu %8.2f, peak RSS %5.0f MiB, %d epochs)\n",
 						ds, p, blk+1, mode, t.Ms, t.CPUMs, float64(t.PeakRSS)/(1<<20), t.Epochs)
@@ -194,10 +194,10 @@ func runBenchBatched(args []string) error {
 					}
 				}
 			}
-			row := experiments.BatchedBenchRow{Model: *modelName, Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
+			row := report.BatchedBenchRow{Model: *modelName, Dataset: ds, Procs: p, Runs: *runs, Blocks: *blocks,
 				BatchedMs: median(bt, func(t blockTiming) float64 { return t.Ms }), AloneMs: median(at, func(t blockTiming) float64 { return t.Ms }),
 				BatchedCPUMs: median(bt, func(t blockTiming) float64 { return t.CPUMs }), AloneCPUMs: median(at, func(t blockTiming) float64 { return t.CPUMs }),
-				BatchedPeakRSS: maxRSS(bt), AlonePeakRSS: maxRSS(at), AuthorsMs: experiments.AuthorsMs(ds, p),
+				BatchedPeakRSS: maxRSS(bt), AlonePeakRSS: maxRSS(at), AuthorsMs: report.AuthorsMs(ds, p),
 				Provenance: results.NewProvenance(info.Name)}
 			if bt[0].Runs != *runs {
 				row.Runs = bt[0].Runs
@@ -213,11 +213,11 @@ func runBenchBatched(args []string) error {
 		if data == nil {
 			return file, nil
 		}
-		cur, err := experiments.ParseBatchedBench(path, data)
+		cur, err := report.ParseBatchedBench(path, data)
 		if err != nil {
 			return nil, fmt.Errorf("%w (not rewritten)", err)
 		}
-		cur.Rows = slices.DeleteFunc(cur.Rows, func(r experiments.BatchedBenchRow) bool {
+		cur.Rows = slices.DeleteFunc(cur.Rows, func(r report.BatchedBenchRow) bool {
 			return r.Model == *modelName && slices.Contains(dsList, r.Dataset) && slices.Contains(procList, r.Procs)
 		})
 		for _, r := range file.Rows {
@@ -240,15 +240,6 @@ const (
 	maxBatchedBlocks = 100
 )
 
-func sortedModelNames() []string {
-	var out []string
-	for n := range benchBatchedModels {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
-
 func median(ts []blockTiming, f func(blockTiming) float64) float64 {
 	v := make([]float64, len(ts))
 	for i, t := range ts {
@@ -266,7 +257,7 @@ func maxRSS(ts []blockTiming) uint64 {
 	return m
 }
 
-// measureBlock times split-epochs of model ("lwgcn" or a benchZooNames entry) on one
+// measureBlock times split-epochs of model ("lwgcn" or a zoo model) on one
 // dataset in this process: mode "batched" trains runs runs (splits 0.., seeds
 // 15..) in one computation, "alone" one run; after a warm-up epoch, at least
 // three epochs and minTime.
@@ -284,64 +275,43 @@ func measureBlock(mode, modelName, ds string, runs int, minTime time.Duration, d
 	for s := range runs {
 		rs = append(rs, train.Run{Split: s % len(g.Splits()), Seed: int64(15 + s)})
 	}
-	var epoch func() (float64, error)
-	per := 1
-	// f_P only provides the pseudo-labels before the timed epochs: 20
-	// epochs of it, batched and alone alike.
-	cfg := labelwise.Defaults(ds)
-	cfg.PseudoEpochs = 20
-	switch {
-	case modelName == "lwgcn" && mode == "batched":
-		r, err := labelwise.NewBatchedRunner(b, info, g, cfg, runs, nil)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := r.PrepareEpochs(ctx, rs)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch, per = er.Epoch, runs
-	case modelName == "lwgcn" && mode == "alone":
-		r, err := labelwise.NewRunner(b, info, g, cfg, nil)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := r.PrepareEpochs(ctx)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch = er.Epoch
-	case benchZooNames[modelName] && mode == "batched":
-		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		t, err := batched.New(b, m, mg, batched.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer, BatchSize: runs})
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := t.PrepareBatch(rs)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch, per = er.Epoch, runs
-	case benchZooNames[modelName] && mode == "alone":
-		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
-		if err != nil {
-			return blockTiming{}, err
-		}
-		t, err := train.New(b, m, mg, train.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer})
-		if err != nil {
-			return blockTiming{}, err
-		}
-		er, err := t.PrepareRun(train.Run{Split: 0, Seed: 15})
-		if err != nil {
-			return blockTiming{}, err
-		}
-		epoch = er.Epoch
+	size := 1
+	switch mode {
+	case "batched":
+		size = runs
+	case "alone":
 	default:
 		return blockTiming{}, fmt.Errorf("bench-batched: -child %q: want batched or alone", mode)
 	}
+	var er *train.EpochRunner
+	if modelName == "lwgcn" {
+		// f_P only provides the pseudo-labels before the timed epochs: 20
+		// epochs of it, batched and alone alike.
+		cfg := labelwise.Defaults(ds)
+		cfg.PseudoEpochs = 20
+		r, err := labelwise.NewRunner(b, info, g, cfg, nil, labelwise.WithBatch(size))
+		if err != nil {
+			return blockTiming{}, err
+		}
+		er, err = r.PrepareEpochs(ctx, rs[:size]...)
+		if err != nil {
+			return blockTiming{}, err
+		}
+	} else {
+		m, mg, h, tr, err := benchZooModel(modelName, g, ds)
+		if err != nil {
+			return blockTiming{}, err
+		}
+		t, err := train.New(b, m, mg, train.Config{Epochs: 1, LR: h.LR, WeightDecay: h.WeightDecay, Optimizer: tr.Optimizer,
+			Epoch: tr.Epoch, Phases: tr.Phases, BatchSize: size})
+		if err != nil {
+			return blockTiming{}, err
+		}
+		if er, err = t.PrepareRuns(rs[:size]...); err != nil {
+			return blockTiming{}, err
+		}
+	}
+	epoch, per := er.Epoch, size
 	if _, err := epoch(); err != nil { // warm-up
 		return blockTiming{}, err
 	}

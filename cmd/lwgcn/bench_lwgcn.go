@@ -14,6 +14,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -43,7 +44,7 @@ func benchLWGCN(b compute.Backend, info backend.Info, names []string, minTime ti
 		row := results.EpochBench{Dataset: name, MsPerEpoch: t.MsPerEpoch, CPUMs: t.CPUMsPerEpoch, PeakRSS: t.PeakRSSBytes,
 			Epochs: t.Epochs, Provenance: results.NewProvenance(info.Name)}
 		rows = append(rows, row)
-		target := experiments.PyTorchEpochMs[name]
+		target := report.PyTorchEpochMs[name]
 		fmt.Printf("lwgcn epoch %-10s %8.1f ms/epoch (cpu %7.1f, peak RSS %4.0f MiB); authors' PyTorch %4.0f ms: %.1fx (goal %gx)\n",
 			name, t.MsPerEpoch, t.CPUMsPerEpoch, float64(t.PeakRSSBytes)/(1<<20), target.Ms, target.Ms/t.MsPerEpoch, target.Goal)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -125,12 +126,12 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"sweep", "-procs", "0"}, 2, "-procs 0: must be >= 1"},
 		{[]string{"sweep", "-worker", "0/1"}, 2, `-worker "0/1": want i/N with N >= 2`},
 		{[]string{"bench", "-lwgcn-only", "-batched"}, 2, "-batched must come first: lwgcn bench -batched [bench-batched flags]"},
-		{[]string{"bench", "-batched", "-model", "nope"}, 1, `bench-batched: -model "nope": want one of fagcn, gat, gcn, gcnii, gprgnn, lwgcn, mlp`},
+		{[]string{"bench", "-batched", "-model", "nope"}, 1, `-model "nope": want lwgcn or one of asgc, bmgcn, fagcn`},
 		{[]string{"merge", "a.json"}, 2, "merge: want -into FILE and at least one file to merge"},
 		{[]string{"merge", "-into", filepath.Join(t.TempDir(), "out.json"), "/nonexistent/b.json"}, 1, "merge: /nonexistent/b.json: no such file"},
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},
-		{[]string{"train", "-dataset", "texas", "-model", "gcn", "-variant", "dense"}, 2, "-variant: an LW-GCN setting; -model gcn does not have it"},
-		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: a baseline setting; -model lwgcn does not have it"},
+		{[]string{"train", "-dataset", "texas", "-model", "gcn", "-variant", "dense"}, 2, "-variant: not a setting of -model gcn (it has -epochs, -hidden"},
+		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: not a setting of -model lwgcn (it has -variant, -layers"},
 	} {
 		status, _, stderr := runLwgcn(t, c.args...)
 		out := stderr
@@ -200,5 +201,29 @@ func TestDatasetsReportsDamagedFiles(t *testing.T) {
 		" has 100 bytes, want "
 	if status != 1 || !strings.Contains(stdout, want) || !strings.Contains(stderr, "lwgcn datasets: 1 of 1 datasets failed (texas)") {
 		t.Errorf("exit %d; stdout:\n%s\nstderr:\n%s", status, stdout, stderr)
+	}
+}
+
+// train -batch 3 trains three runs in one computation and reports for each
+// run what -batch 1 reports (every model has the runs axis, a baseline
+// without layers of its own for R runs included).
+func TestTrainBatchEqualsAlone(t *testing.T) {
+	data := []string{"-mirror", dstest.SharedDir(t), "-cache", t.TempDir(), "-splits", "0-2", "-epochs", "6", "-quiet"}
+	for _, model := range []string{"gcn", "h2gcn"} {
+		var lines [2][]string
+		for i, batch := range []string{"1", "3"} {
+			status, stdout, stderr := runLwgcn(t, append([]string{"train", "-dataset", "texas", "-model", model, "-batch", batch}, data...)...)
+			if status != 0 {
+				t.Fatalf("%s -batch %s: exit %d\n%s", model, batch, status, stderr)
+			}
+			for _, l := range strings.Split(stdout, "\n") {
+				if strings.HasPrefix(l, "  split ") || strings.HasPrefix(l, "test accuracy:") {
+					lines[i] = append(lines[i], l)
+				}
+			}
+		}
+		if len(lines[0]) != 4 || !slices.Equal(lines[0], lines[1]) {
+			t.Errorf("%s: -batch 1 reports\n%s\n-batch 3 reports\n%s", model, strings.Join(lines[0], "\n"), strings.Join(lines[1], "\n"))
+		}
 	}
 }

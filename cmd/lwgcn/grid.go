@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 )
 
 func init() {
@@ -81,6 +82,6 @@ func runGrid(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Print(experiments.GridMarkdown(file.Runs()))
+	fmt.Print(report.GridMarkdown(file.Runs()))
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 func init() {
@@ -55,9 +56,9 @@ func addBatchFlag(fs *flag.FlagSet) *int {
 	return fs.Int("batch", experiments.BatchAuto, "runs of a cell trained together in one computation: 0 = auto (batched for "+
 		"the methods measured faster batched, "+strings.Join(experiments.BatchedMethodsByDefault(), ", ")+
 		fmt.Sprintf(" (GCNII while layers x nodes x hidden <= %d, GPRGNN from %d edges, FAGCN from %d)",
-			experiments.GCNIIAutoBatchMaxWork, experiments.GPRGNNAutoBatchMinEdges, experiments.FAGCNAutoBatchMinEdges)+
-		", as many runs as memory allows; the others alone), 1 = every run alone (the unbatched path), N = N runs per "+
-		"computation for every method with a batched form (MLP, GCN, GCNII, GAT, GPRGNN, FAGCN, LW-GCN and its ablations)")
+			zoo.GCNIIAutoBatchMaxWork, zoo.GPRGNNAutoBatchMinEdges, zoo.FAGCNAutoBatchMinEdges)+
+		", as many runs as memory allows; the others alone), 1 = every run alone, N = N runs per "+
+		"computation for every method (the baselines, LW-GCN and its ablations)")
 }
 
 // resultsDir is <repo>/results (or ./results outside the repository).

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
-	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 )
 
 func init() {
@@ -20,7 +20,7 @@ func runResults(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := experiments.CheckResultsDir(*dir); err != nil {
+	if err := report.CheckResultsDir(*dir); err != nil {
 		return fmt.Errorf("-dir %w", err)
 	}
 	path := *out
@@ -32,7 +32,7 @@ func runResults(args []string) error {
 		path = filepath.Join(root, "docs", "RESULTS.md")
 	}
 	if path == "-" {
-		doc, err := experiments.ResultsDoc(*dir)
+		doc, err := report.ResultsDoc(*dir)
 		if err != nil {
 			return err
 		}
@@ -40,10 +40,10 @@ func runResults(args []string) error {
 		return nil
 	}
 	// Only a document this command wrote is replaced.
-	if err := checkOutput("-out", path, startsWith("a results document", experiments.ResultsDocHead)); err != nil {
+	if err := checkOutput("-out", path, startsWith("a results document", report.ResultsDocHead)); err != nil {
 		return err
 	}
-	if err := experiments.WriteResultsDoc(*dir, path); err != nil {
+	if err := report.WriteResultsDoc(*dir, path); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s\n", path)

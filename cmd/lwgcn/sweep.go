@@ -12,6 +12,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/limits"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/synth"
 )
@@ -189,7 +190,7 @@ func runSweep(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Print(experiments.SweepMarkdown(file.Runs(), spec.Base))
+		fmt.Print(report.SweepMarkdown(file.Runs(), spec.Base))
 		return nil
 	}
 	s, err := newSession(*quiet)
@@ -208,6 +209,6 @@ func runSweep(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Print(experiments.SweepMarkdown(file.Runs(), spec.Base))
+	fmt.Print(report.SweepMarkdown(file.Runs(), spec.Base))
 	return nil
 }

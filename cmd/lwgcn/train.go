@@ -1,9 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,10 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/lwgcn/toolkit/lwgcn/backend"
-	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
@@ -29,25 +23,58 @@ func init() {
 	register(command{name: "train", summary: "train a model (LW-GCN variants or a baseline) on a dataset's splits", run: runTrain})
 }
 
-// lwgcnVariants are the LW-GCN configurations `train` accepts.
-var lwgcnVariants = map[string]func(labelwise.Config) labelwise.Config{
-	"lwgcn": func(c labelwise.Config) labelwise.Config { return c }, "lwgcn-g": labelwise.Config.WithoutSelection,
-	"lwgcn-p": labelwise.Config.WithGCNPseudoLabels, "lwgcn-gcn": labelwise.Config.WithGCNBackbone,
+// settingFlags are train's flags that set a model's settings
+// (experiments.Overrides.Settings), by setting name.
+type settingFlags struct {
+	ints    map[string]*int
+	floats  map[string]*float64
+	variant *string
 }
 
-// Flags of one kind of model only (train rejects them for the other kind).
-var (
-	lwgcnOnlyFlags    = map[string]bool{"variant": true, "refine": true, "gcnii-layers": true}
-	baselineOnlyFlags = map[string]bool{"heads": true, "checkpoint": true}
-)
+// addSettingFlags adds the setting flags.
+func addSettingFlags(fs *flag.FlagSet) settingFlags {
+	f := settingFlags{ints: map[string]*int{}, floats: map[string]*float64{}}
+	f.ints["epochs"] = fs.Int("epochs", 0, "epochs per run, >= 1 (default: the model's reference, e.g. 400)")
+	f.ints["hidden"] = fs.Int("hidden", 0, "hidden units (default: the model's reference)")
+	f.ints["layers"] = fs.Int("layers", 0, "layers (GCNII depth; LW-GCN: label-wise layers of f_C; default: the reference)")
+	f.ints["heads"] = fs.Int("heads", 0, "GAT heads (default: the reference)")
+	f.floats["lr"] = fs.Float64("lr", 0, "Adam learning rate (default: the reference)")
+	f.floats["wd"] = fs.Float64("wd", 0, "Adam weight decay, PyTorch's coupled L2 (default: the reference)")
+	f.floats["dropout"] = fs.Float64("dropout", 0, "dropout rate in [0, 1) (default: the reference)")
+	f.floats["alpha"] = fs.Float64("alpha", 0, "GCNII alpha (default: the reference)")
+	f.floats["lambda"] = fs.Float64("lambda", 0, "GCNII lambda (default: the reference)")
+	f.ints["gcnii-layers"] = fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII; default: the reference)")
+	f.variant = fs.String("variant", "", "LW-GCN: f_C architecture, dense or small (default: the dataset's)")
+	f.ints["refine"] = fs.Int("refine", 0, "LW-GCN: pseudo-label refinement rounds (beyond the paper)")
+	return f
+}
 
-// splitOutcome is one trained split, whatever the model.
-type splitOutcome struct {
-	split                     int
-	seed                      int64
-	test, val, train, weight  float64
-	bestEpoch, epochs         int
-	msPerEpoch, compile, secs float64
+// settings are the settings of the flags given (set), checked against the
+// settings model has.
+func (f settingFlags) settings(set map[string]bool, model string) (map[string]float64, error) {
+	has := experiments.SettingNames(model)
+	out := map[string]float64{}
+	for _, name := range slices.Sorted(maps.Keys(set)) {
+		var v float64
+		if p, ok := f.ints[name]; ok {
+			v = float64(*p)
+		} else if p, ok := f.floats[name]; ok {
+			v = *p
+		} else if name == "variant" {
+			variant, err := labelwise.ParseVariant(*f.variant)
+			if err != nil {
+				return nil, usageError{err}
+			}
+			v = float64(variant)
+		} else {
+			continue
+		}
+		if !slices.Contains(has, name) {
+			return nil, usageErrorf("-%s: not a setting of -model %s (it has -%s)", name, model, strings.Join(has, ", -"))
+		}
+		out[name] = v
+	}
+	return out, nil
 }
 
 func runTrain(args []string) error {
@@ -57,23 +84,15 @@ func runTrain(args []string) error {
 	splitsFlag := fs.String("splits", "all", `splits to run: "all", "0-9", "0,3,5"`)
 	seed := fs.Int64("seed", 15, "seed for every split (weights, dropout)")
 	seedsFlag := fs.String("seeds", "", `several seeds per split, e.g. "10,11,12" (overrides -seed)`)
-	epochs := fs.Int("epochs", 0, "epochs per run, >= 1 (default: the model's reference, e.g. 400)")
-	hidden := fs.Int("hidden", 0, "hidden units (default: the model's reference)")
-	layers := fs.Int("layers", 0, "layers (GCNII depth; LW-GCN: label-wise layers of f_C; default: the reference)")
-	heads := fs.Int("heads", 0, "GAT heads (default: the reference)")
-	lr := fs.Float64("lr", 0, "Adam learning rate (default: the reference)")
-	wd := fs.Float64("wd", 0, "Adam weight decay, PyTorch's coupled L2 (default: the reference)")
-	dropout := fs.Float64("dropout", 0, "dropout rate in [0, 1) (default: the reference)")
-	alpha := fs.Float64("alpha", 0, "GCNII alpha (default: the reference)")
-	lambda := fs.Float64("lambda", 0, "GCNII lambda (default: the reference)")
-	gcniiLayers := fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII; default: the reference)")
-	variant := fs.String("variant", "", "LW-GCN: f_C architecture, dense or small (default: the dataset's)")
-	refine := fs.Int("refine", 0, "LW-GCN: pseudo-label refinement rounds (beyond the paper)")
+	settings := addSettingFlags(fs)
+	batch := fs.Int("batch", experiments.BatchAlone, "runs trained together in one computation: 1 = each alone, N = N at "+
+		"a time (every model; each run gives what it gives alone), 0 = as many as memory allows for the models measured "+
+		"faster batched (see reproduce -batch)")
 	data := addDataFlags(fs)
 	rowNorm := fs.String("row-normalize", "auto", `features: "auto" (each model's reference: the standard preprocessing `+
 		`normalises Planetoid rows to sum 1, SuperGAT, LINKX and ASGC read them raw), "yes" (rows sum to 1), `+
 		`"no" (as loaded; a baseline whose official loader normalises them still does)`)
-	checkpoint := fs.String("checkpoint", "", "checkpoint directory for baselines (resume runs found there)")
+	checkpoint := fs.String("checkpoint", "", "checkpoint directory for baselines (resume runs found there; runs alone)")
 	resultsPath := fs.String("results", "", "record the runs in this results JSON file")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := fs.Parse(args); err != nil {
@@ -87,31 +106,23 @@ func runTrain(args []string) error {
 	// when out of range; a flag left out keeps the reference.
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if set["epochs"] && *epochs < 1 {
-		return usageErrorf("-epochs %d: must be >= 1 (leave it out for the model's reference)", *epochs)
+	if err := checkTrainFlags(set, *settings.ints["epochs"], *settings.ints["refine"], settings, *batch); err != nil {
+		return err
 	}
-	if *refine < 0 || *refine > maxRefine {
-		return usageErrorf("-refine %d: must be in [0, %d] (each round trains LW-GCN again)", *refine, maxRefine)
+	if !slices.Contains(experiments.Methods(), *modelName) {
+		return usageErrorf("-model %q: unknown (LW-GCN variants: lwgcn, lwgcn-g, lwgcn-p, lwgcn-gcn; baselines: %s)",
+			*modelName, strings.Join(zoo.Names(), ", "))
 	}
-	for _, w := range []struct {
-		name string
-		v    int
-	}{{"hidden", *hidden}, {"layers", *layers}, {"heads", *heads}, {"gcnii-layers", *gcniiLayers}} {
-		if err := checkWidthFlag(w.name, w.v); err != nil {
-			return err
-		}
+	over, err := settings.settings(set, *modelName)
+	if err != nil {
+		return err
 	}
-	// A flag the chosen model has no use for is an error, not ignored.
-	_, isLWGCN := lwgcnVariants[*modelName]
-	for _, name := range slices.Sorted(maps.Keys(set)) {
-		switch {
-		case !isLWGCN && lwgcnOnlyFlags[name]:
-			return usageErrorf("-%s: an LW-GCN setting; -model %s does not have it", name, *modelName)
-		case isLWGCN && baselineOnlyFlags[name]:
-			return usageErrorf("-%s: a baseline setting; -model %s does not have it", name, *modelName)
-		}
+	if *rowNorm != "auto" && *rowNorm != "yes" && *rowNorm != "no" {
+		return usageErrorf(`-row-normalize %q: want "auto", "yes" or "no"`, *rowNorm)
 	}
-
+	if *checkpoint != "" && !slices.Contains(zoo.Names(), *modelName) {
+		return usageErrorf("-checkpoint: a baseline setting; -model %s does not have it", *modelName)
+	}
 	if *resultsPath != "" {
 		if err := checkResultsOutput("-results", *resultsPath); err != nil {
 			return err
@@ -122,20 +133,11 @@ func runTrain(args []string) error {
 		return err
 	}
 	defer s.stop()
-	b, info, ctx, progress := s.backend, s.info, s.ctx, s.progress
-	g, err := experiments.LoadGraph(ctx, *dataset, data.options()...)
+	g, err := experiments.LoadGraph(s.ctx, *dataset, data.options()...)
 	if err != nil {
 		return err
 	}
-	switch *rowNorm {
-	case "auto":
-	case "yes":
-		g = g.RowNormalizeFeatures()
-	case "no":
-		g = g.WithUnnormalizedFeatures()
-	default:
-		return usageErrorf(`-row-normalize %q: want "auto", "yes" or "no"`, *rowNorm)
-	}
+	g = rowNormalized(g, *rowNorm, *modelName, over)
 	splits, err := parseSplits(*splitsFlag, len(g.Splits()))
 	if err != nil {
 		return err
@@ -146,195 +148,106 @@ func runTrain(args []string) error {
 			return err
 		}
 	}
-	var run func(split int, seed int64) (splitOutcome, error)
-	var describe, config string
-	if mk, ok := lwgcnVariants[*modelName]; ok {
-		cfg := mk(labelwise.Defaults(*dataset))
-		if set["epochs"] {
-			cfg.Epochs = *epochs
-		}
-		if set["hidden"] {
-			cfg.Hidden = *hidden
-		}
-		if set["layers"] {
-			cfg.Layers = *layers
-		}
-		if set["lr"] {
-			cfg.LR = *lr
-		}
-		if set["wd"] {
-			cfg.WeightDecay = *wd
-		}
-		if set["dropout"] {
-			cfg.Dropout = *dropout
-		}
-		if set["alpha"] {
-			cfg.Alpha = *alpha
-		}
-		if set["lambda"] {
-			cfg.Lambda = *lambda
-		}
-		if set["gcnii-layers"] {
-			cfg.GCNIILayers = *gcniiLayers
-		}
-		if set["variant"] {
-			if cfg.Variant, err = labelwise.ParseVariant(*variant); err != nil {
-				return err
-			}
-		}
-		cfg.RefineRounds = *refine
-		if err := cfg.Validate(); err != nil {
-			return usageError{err} // a flag out of range
-		}
-		if err := experiments.CheckSize(g, map[string]float64{"hidden": float64(cfg.Hidden), "layers": float64(cfg.Layers),
-			"gcnii_layers": float64(cfg.GCNIILayers), "epochs": float64(cfg.Epochs * (1 + cfg.RefineRounds))}); err != nil {
-			return usageError{err} // the flags ask for more memory than there is
-		}
-		r, err := labelwise.NewRunner(b, info, g, cfg, progress)
-		if err != nil {
-			return err
-		}
-		describe = fmt.Sprintf("%s: f_C %s variant, %d layers, hidden %d, dropout %g; f_G %s (%d layers); lr %g, wd %g, %d epochs",
-			cfg.Name(), cfg.Variant, cfg.Layers, cfg.Hidden, cfg.Dropout, cfg.Backbone, cfg.GCNIILayers, cfg.LR, cfg.WeightDecay, cfg.Epochs)
-		config = fmt.Sprintf("%+v", cfg)
-		run = func(split int, seed int64) (splitOutcome, error) {
-			res, err := r.Run(ctx, split, seed)
-			if err != nil {
-				return splitOutcome{}, err
-			}
-			defer res.Finalize()
-			f := res.Final()
-			for k, rd := range res.Rounds {
-				if len(res.Rounds) > 1 {
-					fmt.Printf("    round %d: test %.2f %%, val %.2f %%, pseudo-label accuracy %.2f %%\n", k, 100*rd.TestAcc,
-						100*rd.ValAcc, 100*rd.PseudoAcc)
-				}
-			}
-			return splitOutcome{test: f.TestAcc, val: f.ValAcc, train: f.TrainAcc, weight: f.WeightFC, bestEpoch: f.BestEpoch,
-				epochs: cfg.Epochs, msPerEpoch: f.MsPerEpoch, compile: res.CompileSecs}, nil
-		}
-	} else {
-		e, ok := zoo.Lookup(*modelName)
-		if !ok {
-			return usageErrorf("-model %q: unknown (LW-GCN variants: lwgcn, lwgcn-g, lwgcn-p, lwgcn-gcn; baselines: %s)",
-				*modelName, strings.Join(zoo.Names(), ", "))
-		}
-		h := e.Defaults(*dataset)
-		if set["epochs"] {
-			h = e.WithEpochs(h, *epochs) // scales epoch-counting extras (BM-GCN's MLP epochs)
-		}
-		if set["hidden"] {
-			h.Hidden = *hidden
-		}
-		if set["layers"] {
-			h.Layers = *layers
-		}
-		if set["heads"] {
-			h.Heads = *heads
-		}
-		if set["lr"] {
-			h.LR = *lr
-		}
-		if set["wd"] {
-			h.WeightDecay = *wd
-		}
-		if set["dropout"] {
-			h.Dropout = *dropout
-		}
-		if set["alpha"] {
-			h.Alpha = *alpha
-		}
-		if set["lambda"] {
-			h.Lambda = *lambda
-		}
-		switch *rowNorm { // over the entry's own choice of raw features
-		case "yes":
-			h = h.With(zoo.RawFeaturesKey, 0)
-		case "no":
-			h = h.With(zoo.RawFeaturesKey, 1)
-		}
-		// Settings out of range come from the flags: a usage error.
-		if err := h.Validate(); err != nil {
-			return usageErrorf("zoo: %s: %w", e.Name, err)
-		}
-		if _, _, err := e.Build(h); err != nil {
-			return usageErrorf("zoo: %s: %w", e.Name, err)
-		}
-		if err := experiments.CheckSize(g, map[string]float64{"hidden": float64(h.Hidden), "layers": float64(h.Layers),
-			"heads": float64(h.Heads), "epochs": float64(h.Epochs)}); err != nil {
-			return usageError{err}
-		}
-		t, err := zoo.NewTrainer(b, info, g, e.Name, h, progress, func(c *train.Config) {
-			c.CheckpointDir, c.CheckpointEvery = *checkpoint, 50
-			c.CheckpointSettings = checkpointSettings(*dataset, e.Name, h)
-		})
-		if err != nil {
-			return err
-		}
-		describe, config = fmt.Sprintf("%s %s", e.Title, h.Key()), e.Name+h.Key()
-		run = func(split int, seed int64) (splitOutcome, error) {
-			rr, err := t.RunOne(ctx, train.Run{Split: split, Seed: seed})
-			if err != nil {
-				return splitOutcome{}, err
-			}
-			defer rr.Finalize()
-			return splitOutcome{test: rr.TestAcc, val: rr.ValAcc, train: rr.TrainAcc, weight: -1, bestEpoch: rr.BestEpoch,
-				epochs: rr.Epochs, msPerEpoch: rr.MsPerEpoch, compile: t.CompileTime().Seconds()}, nil
-		}
+	env := experiments.Env{Backend: s.backend, Info: s.info, Graph: g, Dataset: *dataset, Progress: s.progress,
+		Override: experiments.Overrides{Settings: over}, CheckpointDir: *checkpoint}
+	m, err := experiments.NewMethod(*modelName, env)
+	if errors.Is(err, experiments.ErrSetting) {
+		return usageError{err} // a flag out of range, or more memory than there is
 	}
+	if err != nil {
+		return err
+	}
+	fmt.Printf("%s on %s\n", m.Describe(), g)
+	return trainRuns(s, m, g.Name(), *modelName, train.Runs(splits, seeds...), *batch, *resultsPath)
+}
 
-	fmt.Printf("%s on %s\n", describe, g)
-	var outs []splitOutcome
-	var tests, ms []float64
-	for _, s := range splits {
-		for _, sd := range seeds {
-			start := time.Now()
-			o, err := run(s, sd)
-			if err != nil {
-				return err
-			}
-			o.split, o.seed, o.secs = s, sd, time.Since(start).Seconds()
-			w := ""
-			if o.weight >= 0 {
-				w = fmt.Sprintf(", weight f_C %.3f", o.weight)
-			}
-			fmt.Printf("  split %2d seed %3d: test %6.2f %%  (val %6.2f %%, best epoch %d%s)\n", s, sd, 100*o.test, 100*o.val,
-				o.bestEpoch, w)
-			outs, tests, ms = append(outs, o), append(tests, o.test), append(ms, o.msPerEpoch)
-		}
+// checkTrainFlags checks train's flags before anything is loaded.
+func checkTrainFlags(set map[string]bool, epochs, refine int, f settingFlags, batch int) error {
+	if set["epochs"] && epochs < 1 {
+		return usageErrorf("-epochs %d: must be >= 1 (leave it out for the model's reference)", epochs)
 	}
-	acc := results.MeanStd(tests)
-	fmt.Printf("test accuracy: %.2f ± %.2f %% over %d runs (population std, as numpy.std)\n", 100*acc.Mean, 100*acc.Std, acc.N)
-	fmt.Printf("time: %.2f ms/epoch (mean over runs, compilation excluded)\n", results.MeanStd(ms).Mean)
-	fmt.Println(info)
-	if *resultsPath != "" {
-		return saveTrainRuns(*resultsPath, g, *modelName, config, outs, info)
+	if refine < 0 || refine > maxRefine {
+		return usageErrorf("-refine %d: must be in [0, %d] (each round trains LW-GCN again)", refine, maxRefine)
+	}
+	if batch < 0 {
+		return usageErrorf("-batch %d: must be >= 0", batch)
+	}
+	for _, name := range []string{"hidden", "layers", "heads", "gcnii-layers"} {
+		if err := checkWidthFlag(name, *f.ints[name]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-func saveTrainRuns(path string, g *graph.Graph, model, config string, outs []splitOutcome, info backend.Info) error {
-	file, err := results.Open(path)
-	if err != nil {
-		return err
-	}
-	prov := results.NewProvenance(info.Name)
-	for _, o := range outs {
-		r := train.Run{Split: o.split, Seed: o.seed}
-		run := results.Run{Key: experiments.RunKey("train", g.Name(), model, r, config), Experiment: "train",
-			Dataset: g.Name(), Model: model, Split: o.split, Seed: o.seed, Options: map[string]string{"config": config},
-			TestAcc: o.test, ValAcc: o.val, TrainAcc: o.train, BestEpoch: o.bestEpoch, Epochs: o.epochs,
-			MsPerEpoch: o.msPerEpoch, CompileSecs: o.compile, TotalSecs: o.secs, Provenance: prov}
-		if o.weight >= 0 {
-			w := o.weight
-			run.SelectionWeight = &w
+// rowNormalized is g with -row-normalize's features, and (for a baseline)
+// the setting that keeps its loader from undoing them.
+func rowNormalized(g *graph.Graph, rowNorm, model string, over map[string]float64) *graph.Graph {
+	raw := slices.Contains(experiments.SettingNames(model), "raw-features")
+	switch rowNorm {
+	case "yes":
+		g = g.RowNormalizeFeatures()
+		if raw {
+			over["raw-features"] = 0
 		}
-		if err := file.Put(run); err != nil {
+	case "no":
+		g = g.WithUnnormalizedFeatures()
+		if raw {
+			over["raw-features"] = 1
+		}
+	}
+	return g
+}
+
+// trainRuns trains the runs with m, batch at a time, printing each as it
+// ends, then the summary, and records them in resultsPath (if set).
+func trainRuns(s *session, m experiments.Method, dataset, name string, runs []train.Run, batch int, resultsPath string) error {
+	var file *results.File
+	if resultsPath != "" {
+		var err error
+		if file, err = results.Open(resultsPath); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(os.Stderr, "recorded %d runs in %s\n", len(outs), path)
+	var tests, ms []float64
+	logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+	err := experiments.TrainRuns(s.ctx, batch, name, m, runs, logf, func(i int, o experiments.Outcome, perBatch int, secs float64) error {
+		printOutcome(runs[i], o)
+		tests, ms = append(tests, o.TestAcc), append(ms, o.MsPerEpoch)
+		if file == nil {
+			return nil
+		}
+		return file.Put(experiments.RunRecord("train", dataset, name, m, runs[i], o, perBatch, secs, s.info))
+	})
+	if err != nil {
+		return err
+	}
+	acc := results.MeanStd(tests)
+	fmt.Printf("test accuracy: %.2f ± %.2f %% over %d runs (population std, as numpy.std)\n", 100*acc.Mean, 100*acc.Std, acc.N)
+	fmt.Printf("time: %.2f ms/epoch (mean over runs, compilation excluded)\n", results.MeanStd(ms).Mean)
+	fmt.Println(s.info)
+	if file != nil {
+		fmt.Fprintf(os.Stderr, "recorded %d runs in %s\n", len(runs), resultsPath)
+	}
 	return nil
+}
+
+// printOutcome prints one run's line (and its refinement rounds).
+func printOutcome(r train.Run, o experiments.Outcome) {
+	for k := 0; ; k++ {
+		test, ok := o.Metrics[fmt.Sprintf("round%d_test_acc", k)]
+		if !ok {
+			break
+		}
+		fmt.Printf("    round %d: test %.2f %%, val %.2f %%, pseudo-label accuracy %.2f %%\n", k, 100*test,
+			100*o.Metrics[fmt.Sprintf("round%d_val_acc", k)], 100*o.Metrics[fmt.Sprintf("round%d_pseudo_acc", k)])
+	}
+	w := ""
+	if o.SelectionWeight != nil {
+		w = fmt.Sprintf(", weight f_C %.3f", *o.SelectionWeight)
+	}
+	fmt.Printf("  split %2d seed %3d: test %6.2f %%  (val %6.2f %%, best epoch %d%s)\n", r.Split, r.Seed, 100*o.TestAcc,
+		100*o.ValAcc, o.BestEpoch, w)
 }
 
 // maxRefine bounds -refine: the paper refines for 2 rounds.
@@ -353,28 +266,6 @@ func checkWidthFlag(name string, v int) error {
 		return usageError{err}
 	}
 	return nil
-}
-
-// checkpointSettings are what a baseline's checkpoint is made for beyond
-// what the trainer records itself: the zoo entry, each of its settings,
-// and the SHA-256 sums of the dataset's registered files.
-func checkpointSettings(dataset, model string, h zoo.Hyper) map[string]string {
-	out := map[string]string{"zoo entry": model}
-	var fields map[string]any
-	if err := json.Unmarshal([]byte(h.Key()), &fields); err == nil {
-		for k, v := range fields {
-			b, _ := json.Marshal(v)
-			out[k] = string(b)
-		}
-	}
-	if d, ok := datasets.Lookup(dataset); ok {
-		sum := sha256.New()
-		for _, f := range d.Files {
-			fmt.Fprintf(sum, "%s %s\n", f.CachePath(), f.SHA256)
-		}
-		out["dataset files"] = hex.EncodeToString(sum.Sum(nil))[:16]
-	}
-	return out
 }
 
 // maxSplits bounds the splits a -splits list may name.

@@ -1,21 +1,25 @@
 // Package dstest gives tests the real datasets of ../shared/datasets through
 // the project's download path: a local HTTP server over the shared directory
 // is the mirror, and files are downloaded (checksum-verified) into a cache
-// shared by test runs. Tests skip when ../shared is absent.
+// shared by test runs. Tests skip when ../shared is absent. TooLarge checks
+// the loaders' errors for inputs that ask for more memory than there is.
 package dstest
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
 var (
@@ -84,4 +88,22 @@ func Load(t testing.TB, name string) *graph.Graph {
 	}
 	loaded[name] = g
 	return g
+}
+
+// TooLarge fails the test unless err is a one-line ErrTooLarge naming every
+// string of want.
+func TooLarge(t testing.TB, name string, err error, want ...string) {
+	t.Helper()
+	if err == nil {
+		t.Errorf("%s: loaded without error", name)
+		return
+	}
+	msg := err.Error()
+	ok := errors.Is(err, limits.ErrTooLarge) && !strings.Contains(msg, "\n")
+	for _, w := range want {
+		ok = ok && strings.Contains(msg, w)
+	}
+	if !ok {
+		t.Errorf("%s: %v; want a one-line ErrTooLarge naming %q", name, err, want)
+	}
 }

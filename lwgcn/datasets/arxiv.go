@@ -13,6 +13,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/datasets/npy"
 	"github.com/lwgcn/toolkit/lwgcn/datasets/pypickle"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/textio"
 	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
@@ -72,7 +73,7 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 		}
 		return nil, nil
 	}
-	rows := func(suffix string, required bool, each func(lr *lineReader, fields [][]byte) error) (bool, error) {
+	rows := func(suffix string, required bool, each func(lr *textio.LineReader, fields [][]byte) error) (bool, error) {
 		f, err := find(suffix, required)
 		if err != nil || f == nil {
 			return false, err
@@ -92,20 +93,20 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 		if err != nil {
 			return false, err
 		}
-		lr := newLineReader(capped, fname)
+		lr := textio.NewLineReader(capped, fname)
 		for {
-			line, ok := lr.next()
+			line, ok := lr.Next()
 			if !ok {
 				break
 			}
 			if len(line) == 0 {
-				return false, lr.errorf("empty line")
+				return false, lr.Errorf("empty line")
 			}
 			if err := each(lr, bytes.Split(line, []byte{','})); err != nil {
 				return false, err
 			}
 		}
-		if err := lr.err(); err != nil {
+		if err := lr.Err(); err != nil {
 			if strings.Contains(err.Error(), "unexpected EOF") {
 				return false, fmt.Errorf("%w (truncated file)", err)
 			}
@@ -115,16 +116,16 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 	}
 	var feats []float32
 	numFeat := -1
-	if _, err := rows("node-feat.csv.gz", true, func(lr *lineReader, f [][]byte) error {
+	if _, err := rows("node-feat.csv.gz", true, func(lr *textio.LineReader, f [][]byte) error {
 		if numFeat < 0 {
 			numFeat = len(f)
 		} else if len(f) != numFeat {
-			return lr.errorf("%d columns, want %d", len(f), numFeat)
+			return lr.Errorf("%d columns, want %d", len(f), numFeat)
 		}
 		for k, field := range f {
 			v, ok := parseFloat32(field)
 			if !ok || math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return lr.errorf("feature %d %q is not a finite number", k, clip(field))
+				return lr.Errorf("feature %d %q is not a finite number", k, clip(field))
 			}
 			feats = append(feats, v)
 		}
@@ -137,10 +138,10 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 	}
 	n := len(feats) / numFeat
 	declared := -1
-	if _, err := rows("num-node-list.csv.gz", false, func(lr *lineReader, f [][]byte) error {
+	if _, err := rows("num-node-list.csv.gz", false, func(lr *textio.LineReader, f [][]byte) error {
 		v, ok := parseNonNegInt(f[0])
 		if len(f) != 1 || !ok || declared >= 0 {
-			return lr.errorf("want a single node count")
+			return lr.Errorf("want a single node count")
 		}
 		declared = int(v)
 		return nil
@@ -150,13 +151,13 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 	if declared >= 0 && declared != n {
 		return nil, nil, fmt.Errorf("%s: num-node-list says %d nodes but node-feat has %d rows", name, declared, n)
 	}
-	if _, err := rows("node_year.csv.gz", true, func(lr *lineReader, f [][]byte) error {
+	if _, err := rows("node_year.csv.gz", true, func(lr *textio.LineReader, f [][]byte) error {
 		if len(f) != 1 {
-			return lr.errorf("%d columns, want 1 (year)", len(f))
+			return lr.Errorf("%d columns, want 1 (year)", len(f))
 		}
 		y, ok := parseNonNegInt(f[0])
 		if !ok {
-			return lr.errorf("year %q is not an integer", clip(f[0]))
+			return lr.Errorf("year %q is not an integer", clip(f[0]))
 		}
 		years = append(years, float64(y))
 		return nil
@@ -167,17 +168,17 @@ func ReadOGBArxiv(z *zip.Reader, name string) (g *graph.Graph, years []float64, 
 		return nil, nil, fmt.Errorf("%s: node_year has %d rows but node-feat has %d", name, len(years), n)
 	}
 	var src, dst []int32
-	if _, err := rows("edge.csv.gz", true, func(lr *lineReader, f [][]byte) error {
+	if _, err := rows("edge.csv.gz", true, func(lr *textio.LineReader, f [][]byte) error {
 		if len(f) != 2 {
-			return lr.errorf("%d columns, want 2 (source, target)", len(f))
+			return lr.Errorf("%d columns, want 2 (source, target)", len(f))
 		}
 		s, ok1 := parseNonNegInt(f[0])
 		d, ok2 := parseNonNegInt(f[1])
 		if !ok1 || !ok2 {
-			return lr.errorf("node ids %q, %q are not non-negative integers", clip(f[0]), clip(f[1]))
+			return lr.Errorf("node ids %q, %q are not non-negative integers", clip(f[0]), clip(f[1]))
 		}
 		if int(s) >= n || int(d) >= n {
-			return lr.errorf("edge to missing node %d (the graph has %d nodes)", max(s, d), n)
+			return lr.Errorf("edge to missing node %d (the graph has %d nodes)", max(s, d), n)
 		}
 		src, dst = append(src, s), append(dst, d)
 		return nil

@@ -3,7 +3,6 @@ package datasets
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,69 +10,8 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/datasets/npy"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/textio"
 )
-
-// maxLineBytes bounds one line of a text file (a Chameleon feature row is
-// about 4.7 KB).
-const maxLineBytes = 64 << 20
-
-// lineReader yields lines with their 1-based numbers; a final line without a
-// newline is returned too. It strips a trailing '\r'.
-type lineReader struct {
-	sc   *bufio.Scanner
-	name string
-	n    int
-	// terminated makes err report a last line without a newline: the
-	// canonical files end with one, so a file cut mid-line (whose last line
-	// may still parse, e.g. an edge to node 7 cut from 78) is an error.
-	terminated   bool
-	unterminated bool // the last line read had no newline
-}
-
-func newLineReader(r io.Reader, name string) *lineReader {
-	l := &lineReader{name: name}
-	l.sc = bufio.NewScanner(r)
-	l.sc.Buffer(make([]byte, 0, 1<<16), maxLineBytes)
-	l.sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
-		if atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
-			l.unterminated = true
-		}
-		return bufio.ScanLines(data, atEOF)
-	})
-	return l
-}
-
-// newTerminatedLineReader is a lineReader for files that end with a newline.
-func newTerminatedLineReader(r io.Reader, name string) *lineReader {
-	l := newLineReader(r, name)
-	l.terminated = true
-	return l
-}
-
-func (l *lineReader) next() ([]byte, bool) {
-	if !l.sc.Scan() {
-		return nil, false
-	}
-	l.n++
-	return bytes.TrimSuffix(l.sc.Bytes(), []byte{'\r'}), true
-}
-
-func (l *lineReader) err() error {
-	if err := l.sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%s:%d: line longer than %d bytes", l.name, l.n+1, maxLineBytes)
-		}
-		return fmt.Errorf("%s:%d: %w", l.name, l.n+1, err)
-	}
-	if l.terminated && l.unterminated {
-		return fmt.Errorf("%s:%d: the last line has no newline: the file looks cut (truncated download or copy)", l.name, l.n)
-	}
-	return nil
-}
-
-func (l *lineReader) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", l.name, l.n, fmt.Sprintf(format, args...))
-}
 
 // parseInt32 parses a non-negative decimal integer that fits in int32.
 func parseNonNegInt(b []byte) (int32, bool) {
@@ -114,9 +52,9 @@ func parseFloat32(b []byte) (float32, bool) {
 // numClasses > 0. The file must end with a newline, as the published ones
 // do: a last line without one means a cut file. name is used in errors.
 func ReadGeomGCNFeatures(r io.Reader, name string, numClasses int) (*graph.Features, []int32, error) {
-	lr := newTerminatedLineReader(r, name)
-	if _, ok := lr.next(); !ok {
-		if err := lr.err(); err != nil {
+	lr := textio.NewTerminatedLineReader(r, name)
+	if _, ok := lr.Next(); !ok {
+		if err := lr.Err(); err != nil {
 			return nil, nil, err
 		}
 		return nil, nil, fmt.Errorf("%s: empty file (truncated?): want a header line and one row per node", name)
@@ -134,37 +72,37 @@ func ReadGeomGCNFeatures(r io.Reader, name string, numClasses int) (*graph.Featu
 		maxID    int32 = -1
 	)
 	for {
-		line, ok := lr.next()
+		line, ok := lr.Next()
 		if !ok {
 			break
 		}
 		if len(line) == 0 {
-			return nil, nil, lr.errorf("empty line")
+			return nil, nil, lr.Errorf("empty line")
 		}
 		f := bytes.Split(line, []byte{'\t'})
 		if len(f) != 3 {
-			return nil, nil, lr.errorf("%d tab-separated columns, want 3 (node_id, features, label)", len(f))
+			return nil, nil, lr.Errorf("%d tab-separated columns, want 3 (node_id, features, label)", len(f))
 		}
 		id, ok := parseNonNegInt(f[0])
 		if !ok {
-			return nil, nil, lr.errorf("node id %q is not a non-negative integer", clip(f[0]))
+			return nil, nil, lr.Errorf("node id %q is not a non-negative integer", clip(f[0]))
 		}
 		if _, dup := rows[id]; dup {
-			return nil, nil, lr.errorf("node id %d appears twice", id)
+			return nil, nil, lr.Errorf("node id %d appears twice", id)
 		}
 		label, ok := parseNonNegInt(f[2])
 		if !ok {
-			return nil, nil, lr.errorf("label %q is not a non-negative integer", clip(f[2]))
+			return nil, nil, lr.Errorf("label %q is not a non-negative integer", clip(f[2]))
 		}
 		if numClasses > 0 && int(label) >= numClasses {
-			return nil, nil, lr.errorf("label %d out of range [0,%d)", label, numClasses)
+			return nil, nil, lr.Errorf("label %d out of range [0,%d)", label, numClasses)
 		}
 		start := int32(len(cols))
 		k := 0
 		for field := range bytes.SplitSeq(f[1], []byte{','}) {
 			v, ok := parseFloat32(field)
 			if !ok {
-				return nil, nil, lr.errorf("feature %d %q is not a number", k, clip(field))
+				return nil, nil, lr.Errorf("feature %d %q is not a number", k, clip(field))
 			}
 			if v != 0 {
 				cols = append(cols, int32(k))
@@ -173,17 +111,17 @@ func ReadGeomGCNFeatures(r io.Reader, name string, numClasses int) (*graph.Featu
 			k++
 		}
 		if numFeat < 0 {
-			numFeat, featLine = k, lr.n
+			numFeat, featLine = k, lr.N
 		} else if k != numFeat {
-			return nil, nil, lr.errorf("%d features, want %d (as on line %d)", k, numFeat, featLine)
+			return nil, nil, lr.Errorf("%d features, want %d (as on line %d)", k, numFeat, featLine)
 		}
 		rows[id] = row{start: start, end: int32(len(cols)), label: label}
 		maxID = max(maxID, id)
 		if len(cols) > 1<<31-1 {
-			return nil, nil, lr.errorf("more than 2^31 non-zero features")
+			return nil, nil, lr.Errorf("more than 2^31 non-zero features")
 		}
 	}
-	if err := lr.err(); err != nil {
+	if err := lr.Err(); err != nil {
 		return nil, nil, err
 	}
 	n := len(rows)
@@ -228,41 +166,41 @@ func clip(b []byte) string {
 // [0, numNodes), and the file must end with a newline (a cut file's last row
 // may still parse, as an edge to the wrong node).
 func ReadGeomGCNEdges(r io.Reader, name string, numNodes int) (src, dst []int32, err error) {
-	lr := newTerminatedLineReader(r, name)
-	if _, ok := lr.next(); !ok {
-		if err := lr.err(); err != nil {
+	lr := textio.NewTerminatedLineReader(r, name)
+	if _, ok := lr.Next(); !ok {
+		if err := lr.Err(); err != nil {
 			return nil, nil, err
 		}
 		return nil, nil, fmt.Errorf("%s: empty file (truncated?): want a header line and one row per edge", name)
 	}
 	src, dst = []int32{}, []int32{}
 	for {
-		line, ok := lr.next()
+		line, ok := lr.Next()
 		if !ok {
 			break
 		}
 		if len(line) == 0 {
-			return nil, nil, lr.errorf("empty line")
+			return nil, nil, lr.Errorf("empty line")
 		}
 		f := bytes.Split(line, []byte{'\t'})
 		if len(f) != 2 {
-			return nil, nil, lr.errorf("%d tab-separated columns, want 2 (source, target)", len(f))
+			return nil, nil, lr.Errorf("%d tab-separated columns, want 2 (source, target)", len(f))
 		}
 		var ends [2]int32
 		for i := range ends {
 			v, ok := parseNonNegInt(f[i])
 			if !ok {
-				return nil, nil, lr.errorf("node id %q is not a non-negative integer", clip(f[i]))
+				return nil, nil, lr.Errorf("node id %q is not a non-negative integer", clip(f[i]))
 			}
 			if int(v) >= numNodes {
-				return nil, nil, lr.errorf("edge to missing node %d (the graph has %d nodes)", v, numNodes)
+				return nil, nil, lr.Errorf("edge to missing node %d (the graph has %d nodes)", v, numNodes)
 			}
 			ends[i] = v
 		}
 		src = append(src, ends[0])
 		dst = append(dst, ends[1])
 	}
-	return src, dst, lr.err()
+	return src, dst, lr.Err()
 }
 
 // ReadSplitNPZ reads one Geom-GCN split file: keys train_mask, val_mask and

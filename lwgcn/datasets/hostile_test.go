@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	fx "github.com/lwgcn/toolkit/lwgcn/datasets/internal/fixtures"
 	"github.com/lwgcn/toolkit/lwgcn/limits"
@@ -24,54 +24,12 @@ import (
 // generated here; nothing is committed. The budget is set, so the cases do
 // not depend on the machine's memory.
 
-// checkTooLarge fails unless err is a one-line ErrTooLarge naming every
-// string of want.
-func checkTooLarge(t *testing.T, name string, err error, want ...string) {
-	t.Helper()
-	if err == nil {
-		t.Errorf("%s: loaded without error", name)
-		return
-	}
-	msg := err.Error()
-	ok := errors.Is(err, limits.ErrTooLarge) && !strings.Contains(msg, "\n")
-	for _, w := range want {
-		ok = ok && strings.Contains(msg, w)
-	}
-	if !ok {
-		t.Errorf("%s: %v; want a one-line ErrTooLarge naming %q", name, err, want)
-	}
-}
-
-func TestHostileUserFiles(t *testing.T) {
-	t.Setenv(limits.EnvMaxMemory, "1GiB")
-	var feats, edges, labels strings.Builder
-	for i := range 30 {
-		fmt.Fprintf(&edges, "%d,%d\n", i, (i+1)%30)
-		fmt.Fprintf(&labels, "%d,%d\n", i, i%3)
-		col := 6
-		if i == 7 {
-			col = 1999999999 // one typo in a 30-line file
-		}
-		fmt.Fprintf(&feats, "%d %d:1 %d:1\n", i, i%5, col)
-	}
-	p := writeFiles(t, map[string]string{"features.csv": feats.String(), "edges.csv": edges.String(),
-		"labels.csv": labels.String(), "far.csv": "0,1\n1,2\n0,49999999\n"})
-	_, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"], Labels: p["labels.csv"]})
-	checkTooLarge(t, "sparse feature index 1999999999", err, p["features.csv"]+":8", "feature index 1999999999")
-	_, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["far.csv"]})
-	checkTooLarge(t, "edge 0,49999999", err, p["far.csv"]+":3", "node id 49999999")
-	// NumFeatures asks for the width itself.
-	_, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Features: p["features.csv"],
-		UserOptions: datasets.UserOptions{NumFeatures: 2_000_000_000}})
-	checkTooLarge(t, "NumFeatures 2e9", err, "NumFeatures 2000000000")
-}
-
 func TestHostilePlanetoidTestIndex(t *testing.T) {
 	t.Setenv(limits.EnvMaxMemory, "1GiB")
 	dir := t.TempDir()
 	writePlanetoid(t, dir, toyPlanetoidGraph, "507\n504\n2147483000\n")
 	_, err := datasets.LoadPlanetoid("pubmed", dir)
-	checkTooLarge(t, "test index 2147483000", err, "ind.pubmed.test.index", "2147483000")
+	dstest.TooLarge(t, "test index 2147483000", err, "ind.pubmed.test.index", "2147483000")
 }
 
 // A graph pickle whose dict values are memo references to one long list:
@@ -98,7 +56,7 @@ func TestHostileMemoAmplifiedPickle(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(dir, "ind.pubmed.graph"), b)
 	_, err := datasets.LoadPlanetoid("pubmed", dir)
-	checkTooLarge(t, "memo-amplified graph pickle", err, "ind.pubmed.graph", "15000000 neighbour entries")
+	dstest.TooLarge(t, "memo-amplified graph pickle", err, "ind.pubmed.graph", "15000000 neighbour entries")
 }
 
 // An npz whose array announces more than the budget (a deflated array of
@@ -112,7 +70,7 @@ func TestHostileNPZ(t *testing.T) {
 	}
 	path := writeTemp(t, "bomb.npz", npz)
 	_, err := datasets.LoadHeterophilousNPZ("bomb", path, 0)
-	checkTooLarge(t, "npz of 128 MiB of zeros", err, path, "node_features", "(32768, 1024)")
+	dstest.TooLarge(t, "npz of 128 MiB of zeros", err, path, "node_features", "(32768, 1024)")
 }
 
 // An arxiv.zip whose edge list decompresses to more than the cap.
@@ -122,7 +80,7 @@ func TestHostileArxivDecompression(t *testing.T) {
 	zp := writeTemp(t, "arxiv.zip", arxivZip(map[string][]byte{"arxiv/raw/edge.csv.gz": fx.Gzip(edges)}))
 	sp := writeTemp(t, "splits.npy", fx.NPY("|O", []int{1}, false, fx.SplitDicts([][3][]int{{{0, 1, 2, 3, 4}, {5, 6, 7}, {8, 9, 10}}})))
 	_, err := datasets.LoadArxivYear(zp, sp)
-	checkTooLarge(t, "gzip bomb in arxiv.zip", err, zp, "edge.csv.gz")
+	dstest.TooLarge(t, "gzip bomb in arxiv.zip", err, zp, "edge.csv.gz")
 }
 
 // canonicalHost sends every request to srv, as if srv were the file's
@@ -161,7 +119,7 @@ func TestHostileEndlessDownloadOfPinnedFile(t *testing.T) {
 	start := time.Now()
 	_, err := datasets.Load(context.Background(), "texas", datasets.WithMirror(endless(t).URL), datasets.WithCacheDir(cache),
 		datasets.Silent())
-	checkTooLarge(t, "endless pinned download", err, "geom-gcn/new_data/texas/out1_node_feature_label.txt", "pinned size")
+	dstest.TooLarge(t, "endless pinned download", err, "geom-gcn/new_data/texas/out1_node_feature_label.txt", "pinned size")
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("the endless download ran %v", d)
 	}
@@ -176,7 +134,7 @@ func TestHostileEndlessDownloadOfUnpinnedFile(t *testing.T) {
 	cache := t.TempDir()
 	_, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(""), datasets.WithHTTPClient(canonicalHost(endless(t))),
 		datasets.WithCacheDir(cache), datasets.Silent())
-	checkTooLarge(t, "endless unpinned download", err, "crocodile.npz", "1.0 MiB")
+	dstest.TooLarge(t, "endless unpinned download", err, "crocodile.npz", "1.0 MiB")
 	if l := leftovers(t, cache); len(l) > 0 {
 		t.Errorf("files left in the cache: %v", l)
 	}
@@ -223,77 +181,5 @@ func TestHostileMirrorOfUnpinnedFile(t *testing.T) {
 	if _, err := datasets.Load(context.Background(), "crocodile", datasets.WithMirror(mirror), datasets.WithCacheDir(cache2), datasets.Silent(),
 		datasets.WithSHA256(path, sha256Hex(genuine))); err != nil {
 		t.Errorf("mirror with its hash passed: %v", err)
-	}
-}
-
-// southernWomen writes a Davis-like bipartite graph with named nodes: 18
-// women and 14 events, 89 attendances, and quoted headers naming the
-// columns with words the loader does not know as column names.
-func southernWomen() (edges, labels string, pairs int) {
-	var e, l strings.Builder
-	e.WriteString("\"woman\",\"event\"\n")
-	l.WriteString("\"name\",\"group\"\n")
-	for w := 1; w <= 18; w++ {
-		fmt.Fprintf(&l, "\"W%d\",\"woman\"\n", w)
-	}
-	for ev := 1; ev <= 14; ev++ {
-		fmt.Fprintf(&l, "\"E%d\",\"event\"\n", ev)
-	}
-	for w := 1; w <= 18; w++ {
-		for ev := 1; ev <= 14 && pairs < 89; ev++ {
-			if (w*7+ev*3)%5 < 2 || ev == (w%14)+1 {
-				fmt.Fprintf(&e, "\"W%d\",\"E%d\"\n", w, ev)
-				pairs++
-			}
-		}
-	}
-	return e.String(), l.String(), pairs
-}
-
-// Users' CSV files (10): a header of names is not read as an edge or a
-// label; where data starts is said with the reason; duplicate edges and
-// ids unlike the others are reported.
-func TestHostileUserCSV(t *testing.T) {
-	edges, labels, pairs := southernWomen()
-	p := writeFiles(t, map[string]string{"edges.csv": edges, "labels.csv": labels,
-		"dup.csv": "0,1\n1,2\n2,0\n1,2\n0,1\n", "typo.csv": "0,1\n1,2\n2,3\n3,4\n4,5\n5,6\n6,7\n7,8\n8,9\n9,1O\n",
-		"pendant.csv": "100,101\n0,1\n1,2\n2,0\n"})
-	ug, err := datasets.LoadUserFiles(datasets.UserFiles{Edges: p["edges.csv"], Labels: p["labels.csv"],
-		UserOptions: datasets.UserOptions{Undirected: true}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := ug.Graph
-	notes := strings.Join(ug.Notes, "\n")
-	if g.NumNodes() != 32 || g.NumEdges() != 2*pairs || g.NumClasses() != 2 {
-		t.Errorf("southern women: %v, want 32 nodes, %d edges, 2 classes; notes:\n%s", g, 2*pairs, notes)
-	}
-	for _, w := range []string{p["edges.csv"] + ": data starts at line 2 (line 1", "appear on no other line",
-		p["labels.csv"] + ": data starts at line 2 (line 1"} {
-		if !strings.Contains(notes, w) {
-			t.Errorf("notes lack %q:\n%s", w, notes)
-		}
-	}
-	ug, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["dup.csv"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if notes := strings.Join(ug.Notes, "\n"); ug.Graph.NumEdges() != 5 ||
-		!strings.Contains(notes, p["dup.csv"]+": 2 duplicate edges (line 4 repeats line 2; line 5 repeats line 1)") {
-		t.Errorf("duplicates: %v; notes:\n%s", ug.Graph, notes)
-	}
-	ug, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["typo.csv"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if notes := strings.Join(ug.Notes, "\n"); !strings.Contains(notes, p["typo.csv"]+`:10: node id "1O" is not an integer`) {
-		t.Errorf("an id unlike the others is not reported; notes:\n%s", notes)
-	}
-	ug, err = datasets.LoadUserFiles(datasets.UserFiles{Edges: p["pendant.csv"]})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if notes := strings.Join(ug.Notes, "\n"); ug.Graph.NumEdges() != 4 || !strings.Contains(notes, p["pendant.csv"]+":1: nodes 100 and 101 appear only on this first line") {
-		t.Errorf("a first line whose nodes appear nowhere else (kept as data): %v; notes:\n%s", ug.Graph, notes)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/datasets/pypickle"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/textio"
 	"github.com/lwgcn/toolkit/lwgcn/limits"
 )
 
@@ -304,10 +305,10 @@ func planetoidEdges(obj any, fname string, n int) (src, dst []int32, err error) 
 
 // readIndexLines reads one integer per line (PyG's read_txt_array).
 func readIndexLines(r io.Reader, name string) ([]int64, error) {
-	lr := newTerminatedLineReader(r, name)
+	lr := textio.NewTerminatedLineReader(r, name)
 	var out []int64
 	for {
-		line, ok := lr.next()
+		line, ok := lr.Next()
 		if !ok {
 			break
 		}
@@ -316,11 +317,11 @@ func readIndexLines(r io.Reader, name string) ([]int64, error) {
 		}
 		v, ok := parseNonNegInt(line)
 		if !ok {
-			return nil, lr.errorf("%q is not a node index", clip(line))
+			return nil, lr.Errorf("%q is not a node index", clip(line))
 		}
 		out = append(out, int64(v))
 	}
-	return out, lr.err()
+	return out, lr.Err()
 }
 
 // sparseRows is a CSR matrix under construction.

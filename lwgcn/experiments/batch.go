@@ -7,82 +7,42 @@ import (
 	"time"
 
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
-	"github.com/lwgcn/toolkit/lwgcn/models"
-	"github.com/lwgcn/toolkit/lwgcn/nn"
 	"github.com/lwgcn/toolkit/lwgcn/train"
-	"github.com/lwgcn/toolkit/lwgcn/train/batched"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 // Batch modes of Spec.Batch and SweepSpec.Batch; a value N > 1 trains the
-// missing runs of every cell whose method has a batched form N at a time.
+// missing runs of every cell N at a time, in one computation (the runs
+// axis of every model, nn.Runs).
 const (
-	// BatchAuto batches the methods BatchedByDefault names, the batch size
-	// chosen from memory (batched.BatchSizeFor); the others run alone.
+	// BatchAuto batches the methods whose zoo entry says they train faster
+	// batched (zoo.Entry.AutoBatch, measured with `lwgcn bench-batched`),
+	// as many runs per computation as memory allows
+	// (train.BatchSizeFor); the others run alone. LW-GCN measured
+	// 0.70-1.07x batched, so it and its ablations stay alone.
 	BatchAuto = 0
-	// BatchAlone trains every run alone (the unbatched path).
+	// BatchAlone trains every run alone.
 	BatchAlone = 1
 )
 
-// batchedByDefault are the methods BatchAuto trains batched: those whose
-// batched split-epoch measured faster than alone (`lwgcn bench-batched`,
-// 10 runs per batch, on the idle 2-core machine; results/bench-batched.json).
-// At two threads, the default: GCN 1.25-1.68x, GAT 1.59-1.93x, MLP
-// 0.98-1.31x (Squirrel's 0.98x is within the blocks' spread; at one thread
-// MLP is 0.87x on Texas, a 0.7 ms difference, and 1.02-1.37x elsewhere),
-// GCNII up to GCNIIAutoBatchMaxWork (below), GPRGNN from
-// GPRGNNAutoBatchMinEdges (below), FAGCN from FAGCNAutoBatchMinEdges
-// (below). Measured and left alone: LW-GCN 0.70-1.07x, so its ablations
-// stay alone too. The other baselines have no batched form. `-batch N`
-// batches any method with a batched form on request. Flip an entry here
-// when a measurement says so.
-var batchedByDefault = map[string]bool{
-	"gcn": true, "gat": true, "gcnii": true, "gprgnn": true, "mlp": true, "fagcn": true,
+// BatchedByDefault reports whether BatchAuto may train method batched (its
+// zoo entry has an AutoBatch rule; the rule decides per dataset and
+// setting).
+func BatchedByDefault(method string) bool {
+	e, ok := zoo.Lookup(method)
+	return ok && e.AutoBatch != nil
 }
 
-// GCNIIAutoBatchMaxWork bounds the per-run size of a GCNII that BatchAuto
-// batches, layers × nodes × hidden: batching pays while an epoch is many
-// small products and loses once each product is large. Measured
-// (bench-batched, idle, 10 runs; batched ÷ alone speed at 1 / 2 threads):
-// faster on Texas, 32 × 183 × 64 = 0.37M (1.12x / 1.03x), Chameleon,
-// 8 × 2277 × 64 = 1.2M (1.33x / 1.20x), and Squirrel, 8 × 5201 × 64 = 2.7M
-// (1.76x / 1.52x); slower on Cora, 64 × 2708 × 64 = 11M (0.96x / 0.89x), and
-// Citeseer, 32 × 3327 × 256 = 27M (0.86x / 0.80x).
-const GCNIIAutoBatchMaxWork = 5_000_000
-
-// GPRGNNAutoBatchMinEdges is the number of edges from which BatchAuto
-// batches GPRGNN: its K steps propagate C-wide rows, so a run alone pays the
-// gather's per-row cost for little data, and R runs share it. Measured
-// (bench-batched, 10 runs, on a machine shared with two protocol runs:
-// wall times vary between measurements, CPU times less; batched ÷ alone
-// at 1 / 2 threads, wall (CPU)): Squirrel, 217,073 edges, 3.1-7.5x (3.3x)
-// / 2.8x (3.0x); Chameleon, 36,101, 2.6x (2.5x) / 2.1x (2.3x); Cora,
-// 10,556, 1.4x (1.3x) / 0.8x (1.2x); Texas, 325, 1.1x (1.1x) / 0.9x (1.1x).
-// Below the bound the gain is small or, in wall time, lost.
-const GPRGNNAutoBatchMinEdges = 20_000
-
-// FAGCNAutoBatchMinEdges is the number of edges from which BatchAuto
-// batches FAGCN: R runs share the gathers of the edge-weighted aggregation
-// (sparse.MulWeightedRuns), which pays on large graphs and not on small
-// ones. Measured (bench-batched, 10 runs, machine shared with two 1-thread
-// protocol runs; batched ÷ alone at 1 / 2 threads): Squirrel, 217,073
-// edges, 1.59x / 1.74x; Chameleon, 36,101, 1.49x / 1.32x; Cora, 10,556,
-// 1.09x / 1.08x; Texas, 325, 0.87x / 0.59x. (Before the entry-weight
-// gradient reused the forward pass's blocks, batched FAGCN was 0.63-1.08x.)
-const FAGCNAutoBatchMinEdges = 20_000
-
-// autoBatcher is a Method whose configuration can keep BatchAuto from
-// batching it although its method is batched by default.
-type autoBatcher interface {
-	// autoBatched says whether BatchAuto batches this configuration.
-	autoBatched() bool
+// BatchedMethodsByDefault lists the methods BatchAuto may batch, sorted.
+func BatchedMethodsByDefault() []string {
+	var out []string
+	for _, n := range zoo.Names() {
+		if BatchedByDefault(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
-
-// BatchedByDefault reports whether BatchAuto trains method batched.
-func BatchedByDefault(method string) bool { return batchedByDefault[method] }
-
-// BatchedMethodsByDefault lists the methods BatchAuto batches, sorted.
-func BatchedMethodsByDefault() []string { return sortedKeys(batchedByDefault) }
 
 // batchModeName is the batch mode as recorded in sessions.
 func batchModeName(n int) string {
@@ -95,47 +55,39 @@ func batchModeName(n int) string {
 	return strconv.Itoa(n)
 }
 
-// batchRunner is a Method that can train several runs in one computation.
-type batchRunner interface {
-	// batchable says whether this configuration has a batched form.
-	batchable() bool
-	// runBatch trains runs, size at a time (0: as many as memory allows;
-	// 0 returned when not even one run fits, and nothing trained), and
-	// returns their outcomes in order and the runs per computation.
-	runBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error)
+// autoBatcher is a Method that BatchAuto may batch.
+type autoBatcher interface {
+	// autoBatched says whether BatchAuto batches this configuration.
+	autoBatched() bool
 }
 
-// batchSize is the runs per computation mode asks for method (0: from
-// memory), and whether it batches the method at all.
-func batchSize(mode int, method string, m Method) (size int, ok bool) {
-	br, isBR := m.(batchRunner)
-	if !isBR || !br.batchable() {
+// batchSize is the runs per computation mode asks for with method m
+// (train.BatchFromMemory: as many as fit), and whether it batches m.
+func batchSize(mode int, m Method) (size int, ok bool) {
+	switch mode {
+	case BatchAlone:
 		return 0, false
-	}
-	switch {
-	case mode == BatchAlone:
-		return 0, false
-	case mode == BatchAuto:
-		if ab, ok := m.(autoBatcher); ok && !ab.autoBatched() {
+	case BatchAuto:
+		if ab, ok := m.(autoBatcher); !ok || !ab.autoBatched() {
 			return 0, false
 		}
-		return 0, BatchedByDefault(method)
+		return train.BatchFromMemory, true
 	}
 	return mode, true
 }
 
-// cellOutcomes trains the missing runs of one cell: together when the mode
-// batches the method, else one at a time. It hands each run to record as
-// soon as it is trained (alone: after every run; batched: after its batch),
-// with its index in missing, its outcome, the runs per computation (0:
-// alone) and its share of the wall time, so that a killed invocation keeps
-// every run finished before the kill. It stops at the first error, from
-// training or from record.
-func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing []train.Run,
+// TrainRuns trains the runs (of one cell) with method m (name): together
+// when the batch mode batches the method, else one at a time. It hands each
+// run to record as soon as it is trained (alone: after every run; batched:
+// after its batch), with its index in missing, its outcome, the runs per
+// computation (0: alone) and its share of the wall time, so that a killed
+// invocation keeps every run finished before the kill. It stops at the
+// first error, from training or from record.
+func TrainRuns(ctx context.Context, mode int, name string, m Method, missing []train.Run,
 	logf func(string, ...any), record func(i int, o Outcome, perBatch int, secs float64) error) error {
-	if size, ok := batchSize(mode, name, m); ok && len(missing) > 0 {
+	if size, ok := batchSize(mode, m); ok && len(missing) > 0 {
 		start := time.Now()
-		outs, r, err := m.(batchRunner).runBatch(ctx, missing, size)
+		outs, r, err := m.RunBatch(ctx, missing, size)
 		if err != nil {
 			return err
 		}
@@ -148,7 +100,7 @@ func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing 
 			}
 			return nil
 		}
-		logf("%s: one run does not fit the batch memory budget (batched.DefaultMemoryBudget): trained alone", name)
+		logf("%s: one run does not fit the batch memory budget (train.DefaultMemoryBudget): trained alone", name)
 	}
 	for i, r := range missing {
 		if err := ctx.Err(); err != nil {
@@ -168,60 +120,46 @@ func cellOutcomes(ctx context.Context, mode int, name string, m Method, missing 
 
 // --- zoo models ---
 
-// batchModel returns the entry's model and training, and whether they have
-// a batched form (no custom epoch or phases: batched.Trainer runs the
-// standard epoch).
-func (m *zooMethod) batchModel() (nn.Model, zoo.Training, bool) {
-	e, _ := zoo.Lookup(m.name)
-	nm, tr, err := e.Build(m.hyper)
-	if err != nil || tr.Epoch != nil || len(tr.Phases) > 0 || m.hyper.Selection().By == train.ByValROCAUC {
-		return nil, tr, false
-	}
-	if _, err := batched.For(nm); err != nil {
-		return nil, tr, false
-	}
-	return nm, tr, true
-}
-
-func (m *zooMethod) batchable() bool { _, _, ok := m.batchModel(); return ok }
-
-// autoBatched keeps a GCNII above GCNIIAutoBatchMaxWork, a GPRGNN below
-// GPRGNNAutoBatchMinEdges and a FAGCN below FAGCNAutoBatchMinEdges alone
-// under BatchAuto; the other zoo methods follow batchedByDefault.
+// autoBatched is the entry's AutoBatch rule on the dataset graph.
 func (m *zooMethod) autoBatched() bool {
-	switch m.name {
-	case "gcnii":
-		return gcniiWork(m.hyper.Layers, m.env.Graph.NumNodes(), m.hyper.Hidden) <= GCNIIAutoBatchMaxWork
-	case "gprgnn":
-		return len(m.env.Graph.Src()) >= GPRGNNAutoBatchMinEdges
-	case "fagcn":
-		return len(m.env.Graph.Src()) >= FAGCNAutoBatchMinEdges
-	}
-	return true
+	e, _ := zoo.Lookup(m.name)
+	return e.AutoBatch != nil && e.AutoBatch(m.env.Graph, m.hyper)
 }
 
-// gcniiWork is a GCNII's per-run size for GCNIIAutoBatchMaxWork.
-func gcniiWork(layers, nodes, hidden int) int { return layers * nodes * hidden }
-
-func (m *zooMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
-	nm, tr, ok := m.batchModel()
-	if !ok {
-		return nil, 0, fmt.Errorf("experiments: %s has no batched form", m.name)
+// trainer is the method's trainer for size runs per computation (built on
+// first use).
+func (m *zooMethod) trainer(size int) (*train.Trainer, error) {
+	if t, ok := m.trainers[size]; ok {
+		return t, nil
 	}
-	e, _ := zoo.Lookup(m.name)
-	g := e.Prepare(m.env.Graph, m.hyper)
-	if size == 0 {
-		if size = batched.BatchSizeFor(g, nm, 0); size == 0 {
+	t, err := zoo.NewTrainer(m.env.Backend, m.env.Info, m.env.Graph, m.name, m.hyper, m.env.Progress,
+		func(c *train.Config) {
+			c.BatchSize = size
+			if m.env.CheckpointDir != "" {
+				c.CheckpointDir, c.CheckpointEvery = m.env.CheckpointDir, CheckpointEvery
+				c.CheckpointSettings = checkpointSettings(m.env.Dataset, m.name, m.hyper)
+			}
+		})
+	if err != nil {
+		return nil, err
+	}
+	m.trainers[size] = t
+	return t, nil
+}
+
+// RunBatch implements Method.
+func (m *zooMethod) RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
+	if size == train.BatchFromMemory {
+		e, _ := zoo.Lookup(m.name)
+		nm, _, err := e.Build(m.hyper)
+		if err != nil {
+			return nil, 0, err
+		}
+		if size = train.BatchSizeFor(e.Prepare(m.env.Graph, m.hyper), nm, 0); size == 0 {
 			return nil, 0, nil
 		}
 	}
-	epochs := m.hyper.Epochs
-	if epochs == 0 {
-		epochs = zoo.DefaultEpochs
-	}
-	t, err := batched.New(m.env.Backend, nm, g, batched.Config{Epochs: epochs, LR: m.hyper.LR,
-		WeightDecay: m.hyper.WeightDecay, Optimizer: tr.Optimizer, BatchSize: size, Progress: m.env.Progress,
-		Backend: m.env.Info, Selection: m.hyper.Selection()})
+	t, err := m.trainer(size)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -231,8 +169,7 @@ func (m *zooMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([
 	}
 	outs := make([]Outcome, len(runs))
 	for i, rr := range res.Runs {
-		outs[i] = Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
-			Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: t.CompileTime().Seconds() / float64(len(runs))}
+		outs[i] = m.outcome(rr, t.CompileTime().Seconds()/float64(len(runs)))
 		rr.Finalize()
 	}
 	return outs, t.BatchSize(), nil
@@ -240,42 +177,38 @@ func (m *zooMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([
 
 // --- LW-GCN ---
 
-func (m *lwgcnMethod) batchable() bool { return m.cfg.RefineRounds == 0 && !m.cfg.SelectROCAUC }
-
-// memoryModel is the batched model whose memory estimate sizes LW-GCN's
-// batches (f_C, with f_G under selection; f_P is smaller than f_C).
-func (m *lwgcnMethod) memoryModel() nn.Model {
-	c := m.cfg
-	fc := labelwise.LabelWiseGCN{Variant: c.Variant, Layers: c.Layers, Hidden: c.Hidden, Dropout: c.Dropout}
-	switch c.Backbone {
-	case labelwise.BackboneGCNII:
-		fg := models.GCNII{Layers: c.GCNIILayers, Hidden: c.Hidden, Dropout: c.Dropout, Alpha: c.Alpha, Lambda: c.Lambda}
-		return &labelwise.BatchedSelection{Selection: labelwise.Selection{FC: fc, FG: fg}}
-	case labelwise.BackboneGCN:
-		return &labelwise.BatchedSelection{Selection: labelwise.Selection{FC: fc, FG: models.GCN{Hidden: c.Hidden, Dropout: c.Dropout}}}
+// runner is the method's runner for size runs per computation (built on
+// first use).
+func (m *lwgcnMethod) runner(size int) (*labelwise.Runner, error) {
+	if r, ok := m.runners[size]; ok {
+		return r, nil
 	}
-	return labelwise.BatchedFC{LabelWiseGCN: fc}
+	r, err := labelwise.NewRunner(m.env.Backend, m.env.Info, m.env.Graph, m.cfg, m.env.Progress, labelwise.WithBatch(size))
+	if err != nil {
+		return nil, err
+	}
+	r.UsePseudoCache(m.env.Pseudo)
+	m.runners[size] = r
+	return r, nil
 }
 
-func (m *lwgcnMethod) runBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
-	if size == 0 {
-		if size = batched.BatchSizeFor(m.env.Graph, m.memoryModel(), 0); size == 0 {
-			return nil, 0, nil
-		}
-	}
-	size = min(size, len(runs))
-	br, err := labelwise.NewBatchedRunner(m.env.Backend, m.env.Info, m.env.Graph, m.cfg, size, m.env.Progress)
+// RunBatch implements Method.
+func (m *lwgcnMethod) RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error) {
+	r, err := m.runner(size)
 	if err != nil {
 		return nil, 0, err
 	}
-	res, err := br.Run(ctx, runs)
+	if size = r.BatchSize(); size == 0 {
+		return nil, 0, nil
+	}
+	res, err := r.RunAll(ctx, runs)
 	if err != nil {
 		return nil, 0, err
 	}
 	outs := make([]Outcome, len(runs))
-	for i, r := range res {
-		outs[i] = m.outcome(r)
-		r.Finalize()
+	for i, x := range res {
+		outs[i] = m.outcome(x)
+		x.Finalize()
 	}
-	return outs, size, nil
+	return outs, min(size, len(runs)), nil
 }

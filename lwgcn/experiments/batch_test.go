@@ -2,12 +2,15 @@ package experiments
 
 import (
 	"context"
+	"errors"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 // The same cells (GCN, GPRGNN, FAGCN, LW-GCN\G and LW-GCN on Texas, 3 splits, 30 epochs)
@@ -16,8 +19,8 @@ import (
 // epochs, LW-GCN's selection weight within 1e-4.
 // Then a resumed batched invocation with a 4th split trains that split only.
 // This checks the wiring (split, seed and configuration per run, records
-// keyed to the right run, resume); the trainers' equality is tested in
-// train/batched and labelwise.
+// keyed to the right run, resume); the runs' equality is tested in train,
+// zoo and labelwise.
 func TestReproduceBatchedEqualsAlone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains models")
@@ -65,8 +68,14 @@ func TestReproduceBatchedEqualsAlone(t *testing.T) {
 	}
 	// The runs differ from split to split (a wiring fault giving every run
 	// the same split would pass the comparison above if both paths shared it).
-	if s := Summaries(ra)["gcn"]["texas"]; s == nil || s.ValAcc.Std == 0 {
-		t.Errorf("GCN's 3 runs alone have the same validation accuracy: %+v", s)
+	vals := map[float64]bool{}
+	for _, r := range ra {
+		if r.Model == "gcn" {
+			vals[r.ValAcc] = true
+		}
+	}
+	if len(vals) < 2 {
+		t.Errorf("GCN's 3 runs alone have the same validation accuracy: %v", vals)
 	}
 	// Resume: a 4th split is the only run trained.
 	batch.MaxRuns = 4
@@ -158,7 +167,8 @@ func TestSweepBatchesAndSharesMLP(t *testing.T) {
 // to GCNIIAutoBatchMaxWork: Texas's reference GCNII (32 layers x 183 nodes
 // x 64 hidden = 374,784) is batched, Cora's (64 x 2,708 x 64 = 11,091,968)
 // and Citeseer's (32 x 3,327 x 256) stay alone; an override of the layers
-// moves Cora's under the bound. LW-GCN stays alone; -batch N batches all.
+// moves Cora's under the bound (the rules are the zoo entries' AutoBatch).
+// LW-GCN stays alone; -batch N batches every method.
 func TestBatchAutoChoice(t *testing.T) {
 	b, info, err := backend.Shared()
 	if err != nil {
@@ -176,8 +186,8 @@ func TestBatchAutoChoice(t *testing.T) {
 		}
 		return m
 	}
-	if got := gcniiWork(32, 183, 64); got != 374784 {
-		t.Fatalf("gcniiWork(texas) = %d", got)
+	if got := zoo.GCNIIWork(32, 183, 64); got != 374784 {
+		t.Fatalf("GCNIIWork(texas) = %d", got)
 	}
 	for _, c := range []struct {
 		name, dataset string
@@ -201,13 +211,66 @@ func TestBatchAutoChoice(t *testing.T) {
 		{"fagcn", "chameleon", Overrides{}, BatchAuto, true}, // 36,101 edges
 		{"fagcn", "cora", Overrides{}, BatchAuto, false},     // 10,556
 		{"fagcn", "texas", Overrides{}, 4, true},
-		{"h2gcn", "texas", Overrides{}, 4, false}, // no batched form
+		{"h2gcn", "texas", Overrides{}, 4, true}, // every model has the runs axis
+		{"h2gcn", "texas", Overrides{}, BatchAuto, false},
+		{"lwgcn", "texas", Overrides{}, 4, true},
 		{"lwgcn", "texas", Overrides{}, BatchAuto, false},
 		{"gcn", "texas", Overrides{}, BatchAlone, false},
 	} {
-		_, got := batchSize(c.mode, c.name, method(c.name, c.dataset, c.o))
+		_, got := batchSize(c.mode, method(c.name, c.dataset, c.o))
 		if got != c.want {
 			t.Errorf("batchSize(mode %d, %s on %s, %+v) batches = %v, want %v", c.mode, c.name, c.dataset, c.o, got, c.want)
+		}
+	}
+}
+
+// Overrides.Settings set a method's settings by name, zero values included
+// (the flags of `lwgcn train`); a name the method does not have, or a value
+// it refuses, is an ErrSetting naming it.
+func TestOverrideSettings(t *testing.T) {
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadGraph(context.Background(), "texas", dstest.Options(t)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	method := func(name string, set map[string]float64) (Method, error) {
+		return NewMethod(name, Env{Backend: b, Info: info, Graph: g, Dataset: "texas", Override: Overrides{Settings: set}})
+	}
+	for _, c := range []struct {
+		name string
+		set  map[string]float64
+		want map[string]float64 // Params
+	}{
+		{"gcn", map[string]float64{"dropout": 0, "wd": 0, "hidden": 12}, map[string]float64{"dropout": 0, "weight_decay": 0, "hidden": 12}},
+		{"lwgcn", map[string]float64{"dropout": 0, "gcnii-layers": 3, "epochs": 7}, map[string]float64{"dropout": 0, "gcnii_layers": 3, "epochs": 7}},
+		{"bmgcn", map[string]float64{"epochs": 40}, map[string]float64{"epochs": 40, "mlp_epochs": 8}},
+	} {
+		m, err := method(c.name, c.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range c.want {
+			if got := m.Params()[k]; got != v {
+				t.Errorf("%s with %v: param %s = %v, want %v", c.name, c.set, k, got, v)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		set  map[string]float64
+		want string
+	}{
+		{"gcn", map[string]float64{"variant": 1}, "no setting variant (it has epochs, hidden"},
+		{"lwgcn", map[string]float64{"heads": 2}, "no setting heads (it has variant, layers"},
+		{"gcn", map[string]float64{"dropout": 1.5}, "zoo: gcn: dropout must be in [0, 1), got 1.5"},
+		{"lwgcn", map[string]float64{"dropout": 1}, "lwgcn: dropout must be in [0, 1)"},
+	} {
+		_, err := method(c.name, c.set)
+		if !errors.Is(err, ErrSetting) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s with %v: err = %v, want an ErrSetting with %q", c.name, c.set, err, c.want)
 		}
 	}
 }

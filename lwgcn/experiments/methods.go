@@ -5,13 +5,17 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gomlx/compute"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/train"
@@ -54,14 +58,21 @@ type Method interface {
 	// Config is a stable description of the configuration (hashed into
 	// result keys).
 	Config() string
+	// Describe is the configuration in one line for people.
+	Describe() string
 	// Params are the numeric settings recorded with each run.
 	Params() map[string]float64
 	// Run trains on one split with one seed.
 	Run(ctx context.Context, split int, seed int64) (Outcome, error)
+	// RunBatch trains runs, size per computation (train.BatchFromMemory:
+	// as many as memory allows; then 0 runs per computation, and nothing
+	// trained, when not even one fits), and returns their outcomes in
+	// order and the runs per computation.
+	RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error)
 }
 
 // Overrides adjust a method's reference configuration (grid search, quick
-// runs). Zero values keep the reference.
+// runs, the flags of `lwgcn train`). Zero fields keep the reference.
 type Overrides struct {
 	Epochs int
 	Hidden int
@@ -69,22 +80,68 @@ type Overrides struct {
 	// Layers (GCN and GCNII depth).
 	Layers      int
 	WeightDecay float64 // < 0 means 0 (0 keeps the reference)
+	// Settings set settings by name, zero values included
+	// (labelwise.Config.Set and zoo.Entry.Set; SettingNames lists a
+	// method's). A name the method does not have is an error (ErrSetting).
+	Settings map[string]float64
 }
 
-// apply sets the overridden settings.
-func (o Overrides) apply(epochs, hidden, layers *int, weightDecay *float64) {
-	if o.Epochs > 0 {
-		*epochs = o.Epochs
+// ErrSetting is matched (errors.Is) by the errors of NewMethod for
+// settings the method does not have or whose values it refuses.
+var ErrSetting = errors.New("invalid setting")
+
+// settingError is an error of the settings, which reads as its cause.
+type settingError struct{ error }
+
+func (e settingError) Is(target error) bool { return target == ErrSetting }
+func (e settingError) Unwrap() error        { return e.error }
+
+// settingErrorf formats a settingError.
+func settingErrorf(format string, args ...any) error {
+	return settingError{fmt.Errorf(format, args...)}
+}
+
+// setting is one setting by name.
+type setting struct {
+	name  string
+	value float64
+}
+
+// settings are the overridden settings by name, in the order of names (a
+// method's SettingNames: epochs first, which scales epoch-counting extras).
+func (o Overrides) settings(names []string) ([]setting, error) {
+	set := maps.Clone(o.Settings)
+	if set == nil {
+		set = map[string]float64{}
 	}
-	if o.Hidden > 0 {
-		*hidden = o.Hidden
+	for name, v := range map[string]int{"epochs": o.Epochs, "hidden": o.Hidden, "layers": o.Layers} {
+		if _, given := set[name]; !given && v > 0 {
+			set[name] = float64(v)
+		}
 	}
-	if o.Layers > 0 {
-		*layers = o.Layers
+	if _, given := set["wd"]; !given && o.WeightDecay != 0 {
+		set["wd"] = max(o.WeightDecay, 0)
 	}
-	if o.WeightDecay != 0 {
-		*weightDecay = max(o.WeightDecay, 0)
+	var out []setting
+	for _, name := range names {
+		if v, ok := set[name]; ok {
+			out = append(out, setting{name, v})
+			delete(set, name)
+		}
 	}
+	if len(set) > 0 {
+		return nil, settingErrorf("no setting %s (it has %s)", strings.Join(slices.Sorted(maps.Keys(set)), ", "),
+			strings.Join(names, ", "))
+	}
+	return out, nil
+}
+
+// SettingNames lists the settings of a method (Overrides.Settings).
+func SettingNames(method string) []string {
+	if _, ok := factories[method]; ok {
+		return labelwise.SettingNames
+	}
+	return zoo.SettingNames
 }
 
 // Env is what a method factory gets.
@@ -99,6 +156,10 @@ type Env struct {
 	// of an invocation that train f_P on the same nodes, split and seed
 	// (labelwise.PseudoCache).
 	Pseudo *labelwise.PseudoCache
+	// CheckpointDir, if set, keeps a checkpoint per run there (runs one at
+	// a time; a baseline's, see train.Config.CheckpointDir) and resumes the
+	// runs it finds.
+	CheckpointDir string
 }
 
 // Factory builds a method for a dataset.
@@ -149,7 +210,7 @@ func NewMethod(name string, env Env) (Method, error) {
 		return nil, err
 	}
 	if err := CheckSize(env.Graph, m.Params()); err != nil {
-		return nil, fmt.Errorf("experiments: %s: %w", name, err)
+		return nil, settingErrorf("experiments: %s: %w", name, err)
 	}
 	return m, nil
 }
@@ -172,23 +233,41 @@ func init() {
 	}
 	for name, f := range variants {
 		RegisterMethod(name, func(env Env) (Method, error) {
+			if env.CheckpointDir != "" {
+				return nil, settingErrorf("LW-GCN keeps no checkpoints")
+			}
 			cfg := f(labelwise.Defaults(env.Dataset))
-			env.Override.apply(&cfg.Epochs, &cfg.Hidden, &cfg.Layers, &cfg.WeightDecay)
-			cfg.SelectROCAUC = ROCAUCDataset(env.Dataset)
-			r, err := labelwise.NewRunner(env.Backend, env.Info, env.Graph, cfg, env.Progress)
+			set, err := env.Override.settings(labelwise.SettingNames)
 			if err != nil {
 				return nil, err
 			}
-			r.UsePseudoCache(env.Pseudo)
-			return &lwgcnMethod{cfg: cfg, runner: r, env: env}, nil
+			for _, s := range set {
+				cfg.Set(s.name, s.value)
+			}
+			if err := cfg.Validate(); err != nil {
+				return nil, settingError{err}
+			}
+			cfg.SelectROCAUC = ROCAUCDataset(env.Dataset)
+			m := &lwgcnMethod{cfg: cfg, env: env, runners: map[int]*labelwise.Runner{}}
+			if _, err := m.runner(1); err != nil {
+				return nil, err
+			}
+			return m, nil
 		})
 	}
 }
 
 type lwgcnMethod struct {
-	cfg    labelwise.Config
-	runner *labelwise.Runner
-	env    Env // for the batched runner
+	cfg     labelwise.Config
+	env     Env
+	runners map[int]*labelwise.Runner // by runs per computation
+}
+
+// Describe implements Method.
+func (m *lwgcnMethod) Describe() string {
+	c := m.cfg
+	return fmt.Sprintf("%s: f_C %s variant, %d layers, hidden %d, dropout %g; f_G %s (%d layers); lr %g, wd %g, %d epochs",
+		c.Name(), c.Variant, c.Layers, c.Hidden, c.Dropout, c.Backbone, c.GCNIILayers, c.LR, c.WeightDecay, c.Epochs)
 }
 
 func (m *lwgcnMethod) Config() string {
@@ -210,7 +289,11 @@ func (m *lwgcnMethod) Params() map[string]float64 {
 }
 
 func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
-	res, err := m.runner.Run(ctx, split, seed)
+	r, err := m.runner(1)
+	if err != nil {
+		return Outcome{}, err
+	}
+	res, err := r.Run(ctx, split, seed)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -248,32 +331,45 @@ func (m *lwgcnMethod) outcome(res *labelwise.SplitResult) Outcome {
 // --- zoo models ---
 
 type zooMethod struct {
-	name    string
-	hyper   zoo.Hyper
-	trainer *train.Trainer
-	env     Env // for the batched trainer
+	name     string
+	hyper    zoo.Hyper
+	env      Env
+	trainers map[int]*train.Trainer // by runs per computation
 }
 
 func newZooMethod(name string, env Env) (Method, error) {
 	e, _ := zoo.Lookup(name)
 	h := e.Defaults(env.Dataset)
-	o := env.Override
-	if o.Epochs > 0 {
-		// Through the entry, which scales its epoch-counting extras too.
-		h, o.Epochs = e.WithEpochs(h, o.Epochs), 0
-	}
-	o.apply(&h.Epochs, &h.Hidden, &h.Layers, &h.WeightDecay)
-	if ROCAUCDataset(env.Dataset) {
-		h = h.With(zoo.SelectKey, float64(train.ByValROCAUC))
-	}
-	t, err := zoo.NewTrainer(env.Backend, env.Info, env.Graph, name, h, env.Progress)
+	set, err := env.Override.settings(zoo.SettingNames)
 	if err != nil {
 		return nil, err
 	}
-	return &zooMethod{name: name, hyper: h, trainer: t, env: env}, nil
+	for _, s := range set {
+		h, _ = e.Set(h, s.name, s.value)
+	}
+	if err := h.Validate(); err != nil {
+		return nil, settingErrorf("zoo: %s: %w", name, err)
+	}
+	if _, _, err := e.Build(h); err != nil {
+		return nil, settingErrorf("zoo: %s: %w", name, err)
+	}
+	if ROCAUCDataset(env.Dataset) {
+		h = h.With(zoo.SelectKey, float64(train.ByValROCAUC))
+	}
+	m := &zooMethod{name: name, hyper: h, env: env, trainers: map[int]*train.Trainer{}}
+	if _, err := m.trainer(1); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 func (m *zooMethod) Config() string { return m.name + m.hyper.Key() }
+
+// Describe implements Method.
+func (m *zooMethod) Describe() string {
+	e, _ := zoo.Lookup(m.name)
+	return e.Title + " " + m.hyper.Key()
+}
 
 func (m *zooMethod) Params() map[string]float64 {
 	h := m.hyper
@@ -292,15 +388,50 @@ func (m *zooMethod) Params() map[string]float64 {
 }
 
 func (m *zooMethod) Run(ctx context.Context, split int, seed int64) (Outcome, error) {
-	rr, err := m.trainer.RunOne(ctx, train.Run{Split: split, Seed: seed})
+	t, err := m.trainer(1)
+	if err != nil {
+		return Outcome{}, err
+	}
+	rr, err := t.RunOne(ctx, train.Run{Split: split, Seed: seed})
 	if err != nil {
 		return Outcome{}, err
 	}
 	defer rr.Finalize()
+	return m.outcome(rr, t.CompileTime().Seconds()), nil
+}
+
+// outcome reads a run's result (alone or from a batch; compile: its share
+// of the compilation).
+func (m *zooMethod) outcome(rr *train.RunResult, compile float64) Outcome {
 	o := Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
-		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: m.trainer.CompileTime().Seconds()}
+		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: compile}
 	if m.hyper.Selection().By == train.ByValROCAUC {
 		o.Metrics = map[string]float64{MetricValROCAUC: rr.ValROCAUC, MetricTestROCAUC: rr.TestROCAUC}
 	}
-	return o, nil
+	return o
+}
+
+// CheckpointEvery is the epochs between a run's checkpoints (Env.CheckpointDir).
+const CheckpointEvery = 50
+
+// checkpointSettings are what a baseline's checkpoint is made for beyond
+// what the trainer records itself: the zoo entry, each of its settings,
+// and the SHA-256 sums of the dataset's registered files.
+func checkpointSettings(dataset, model string, h zoo.Hyper) map[string]string {
+	out := map[string]string{"zoo entry": model}
+	var fields map[string]any
+	if err := json.Unmarshal([]byte(h.Key()), &fields); err == nil {
+		for k, v := range fields {
+			b, _ := json.Marshal(v)
+			out[k] = string(b)
+		}
+	}
+	if d, ok := datasets.Lookup(dataset); ok {
+		sum := sha256.New()
+		for _, f := range d.Files {
+			fmt.Fprintf(sum, "%s %s\n", f.CachePath(), f.SHA256)
+		}
+		out["dataset files"] = hex.EncodeToString(sum.Sum(nil))[:16]
+	}
+	return out
 }

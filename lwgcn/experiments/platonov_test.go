@@ -2,10 +2,8 @@ package experiments
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
@@ -48,42 +46,5 @@ func TestRunReusesAnotherTablesRuns(t *testing.T) {
 	}
 	if want := []int{1, 3, 4, 6, 7, 8, 9}; !slices.Equal(calls, want) {
 		t.Errorf("trained splits %v, want %v (0, 2 and 5 are in table2.json)", calls, want)
-	}
-}
-
-// The heterophily table shows test ROC-AUC in % on the two-class graphs (the
-// runs' metric), accuracy on the filtered graphs (Table 2's runs), and the
-// published rows.
-func TestPlatonovSection(t *testing.T) {
-	dir := t.TempDir()
-	put := func(name, exp, ds, model string, split int, acc float64, metrics map[string]float64) {
-		f, err := results.Open(filepath.Join(dir, name+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		key := fmt.Sprintf("%s|%s|%s|split=%d", exp, ds, model, split)
-		if err := f.Put(results.Run{Key: key, Experiment: exp, Dataset: ds, Model: model, Split: split, Seed: 15,
-			TestAcc: acc, Metrics: metrics, Options: map[string]string{"config": "c"}}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	// GCN on minesweeper: ROC-AUC 0.90 and 0.80 (mean 85.0, population std 5.0), accuracy 0.2 (not shown).
-	put("platonov", "platonov", "minesweeper", "gcn", 0, 0.2, map[string]float64{MetricTestROCAUC: 0.90, MetricValROCAUC: 0.9})
-	put("platonov", "platonov", "minesweeper", "gcn", 1, 0.2, map[string]float64{MetricTestROCAUC: 0.80, MetricValROCAUC: 0.9})
-	put("table2", "table2", "chameleon_filtered", "gcn", 0, 0.40, nil)
-	put("table2", "table2", "chameleon_filtered", "gcn", 1, 0.44, nil)
-	doc, err := PlatonovMarkdown(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
-		"| GCN | 85.0 ± 5.0 | not run | 42.0 ± 2.0 | not run |",
-		"| GAT-sep (Platonov et al.) | 93.9 ± 0.3 | 83.8 ± 0.4 | 39.3 ± 2.5 | 35.5 ± 3.1 |",
-		"- Minesweeper (their best: GAT-sep, 93.9): GCN -8.9",
-		"- Chameleon (filtered) (their best: GCN, 40.9): GCN +1.1",
-	} {
-		if !strings.Contains(doc, want) {
-			t.Errorf("section lacks %q:\n%s", want, doc)
-		}
 	}
 }

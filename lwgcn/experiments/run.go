@@ -111,6 +111,19 @@ func (s Spec) recordedElsewhere(ds, name string, r train.Run, config string) boo
 	return false
 }
 
+// RunRecord is the record of run r of method name (m) on dataset in
+// experiment: its outcome o, the runs per computation that trained it (0:
+// alone), its wall time and provenance.
+func RunRecord(experiment, dataset, name string, m Method, r train.Run, o Outcome, perBatch int, secs float64,
+	info backend.Info) results.Run {
+	config := m.Config()
+	return results.Run{Key: RunKey(experiment, dataset, name, r, config), Experiment: experiment, Dataset: dataset,
+		Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
+		TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
+		SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
+		TotalSecs: secs, BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
+}
+
 // RunKey is the results key of one run.
 func RunKey(experiment, dataset, method string, r train.Run, config string) string {
 	return fmt.Sprintf("%s|%s|%s|split=%d|seed=%d|cfg=%s", experiment, dataset, method, r.Split, r.Seed, shortHash(config))
@@ -270,13 +283,9 @@ func runMethod(ctx context.Context, b compute.Backend, info backend.Info, spec S
 	}
 	// Each run is recorded as soon as it is trained (a resumed invocation
 	// skips it).
-	err = cellOutcomes(ctx, spec.Batch, name, m, missing, logf, func(i int, o Outcome, perBatch int, secs float64) error {
+	err = TrainRuns(ctx, spec.Batch, name, m, missing, logf, func(i int, o Outcome, perBatch int, secs float64) error {
 		r := missing[i]
-		run := results.Run{Key: RunKey(spec.Experiment, ds, name, r, config), Experiment: spec.Experiment, Dataset: ds,
-			Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
-			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
-			SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
-			TotalSecs: secs, BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
+		run := RunRecord(spec.Experiment, ds, name, m, r, o, perBatch, secs, info)
 		if spec.Tag != "" {
 			run.Options["tag"] = spec.Tag
 		}

@@ -24,7 +24,7 @@ type SweepPoint struct {
 
 // SweepPoints groups the runs of one sweep base (experiments.SweepHomophily
 // records Params h, degree, realised_h and realised_degree) into points,
-// sorted by degree, method and h. Like experiments.SweepCurves, each
+// sorted by degree, method and h. Like report.SweepCurves, each
 // (method, point) keeps the runs of the configuration of its most recent
 // run.
 func SweepPoints(runs []results.Run, base string) []SweepPoint {
@@ -200,7 +200,7 @@ func RealisedTable(caption string, rs []synth.Realised) *plot.Table {
 
 // DepthFigure draws test accuracy against the number of layers, one panel
 // per dataset and one line per method (±1 std band), from
-// experiments.DepthCurves (dataset -> method -> layers -> accuracy in %).
+// report.DepthCurves (dataset -> method -> layers -> accuracy in %).
 // datasets orders the panels (nil: every dataset, sorted); the titles
 // functions name datasets and methods (nil: as is).
 func DepthFigure(title string, curves map[string]map[string]map[int]results.Stat, datasets []string,

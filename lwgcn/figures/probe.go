@@ -116,3 +116,14 @@ func ProbeFigure(title string, rows []ProbeRow, numClasses int) *plot.LinePlot {
 	}
 	return p.YRange(0, 100).Legend(plot.LegendBottomLeft).Size(640, 400)
 }
+
+// PredictionTable lists a theory.Prediction's predicted and measured
+// ratios.
+func PredictionTable(d theory.Prediction) *plot.Table {
+	t := plot.NewTable(fmt.Sprintf("Discriminability of classes %d and %d along their mean direction: the theorems (h = %.2f, d = %d, μ and σ from the graph) against the graph", d.I, d.J, d.H, d.Degree)).
+		Header("aggregation", "predicted Δ²/pooled Var", "measured", "best block (predicted, measured)")
+	t.Row(plot.Text("GCN mean (Theorem 1)"), plot.Num(d.PredictedGCN, 3), plot.Num(d.MeasuredGCN, 3), plot.Text("–"))
+	t.Row(plot.Text("label-wise, best a_k (Theorem 2)"), plot.Num(d.PredictedLW, 3), plot.Num(d.MeasuredLW, 3),
+		plot.Text(fmt.Sprintf("a_%d, a_%d", d.BestLW, d.BestMeasuredLW)))
+	return t
+}

@@ -318,7 +318,7 @@ type SpeedRow struct {
 
 // ReadSpeedRows reads the benchmark file `lwgcn bench` writes
 // (results/bench-lwgcn.json, read by results.ReadEpochBench) and
-// attaches the PyTorch times of pytorch (experiments.PyTorchEpochMs).
+// attaches the PyTorch times of pytorch (report.PyTorchEpochMs).
 func ReadSpeedRows(path string, pytorch map[string]struct{ Ms, Goal float64 }) ([]SpeedRow, error) {
 	recs, err := results.ReadEpochBench(path)
 	if err != nil {

@@ -2,44 +2,56 @@ package labelwise
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 // BenchmarkEpoch measures one full LW-GCN epoch (both branches forward,
 // backward and update, the evaluation forward and the selection step) on
-// the real datasets with the reference settings. `lwgcn bench` records the
-// same measurement in results/bench-lwgcn.json.
+// the real datasets with the reference settings, for R = 1 and 10 runs per
+// computation (splits 0..9, or seeds 15..24 on a single split);
+// ns/split-epoch is the time per run. `lwgcn bench` records the epoch of
+// one run in results/bench-lwgcn.json, `lwgcn bench-batched` both in
+// results/bench-batched.json.
 func BenchmarkEpoch(b *testing.B) {
 	for _, name := range []string{"texas", "chameleon", "squirrel", "cora"} {
-		b.Run(name, func(b *testing.B) {
-			g := datasets.Standard(dstest.Load(b, name))
-			bk, info, err := backend.Shared()
-			if err != nil {
-				b.Fatal(err)
-			}
-			cfg := Defaults(name)
-			cfg.Epochs = 1
-			r, err := NewRunner(bk, info, g, cfg, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			er, err := r.PrepareEpochs(context.Background())
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := er.Epoch(); err != nil { // warm-up (first call compiles nothing, allocates buffers)
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for range b.N {
-				if _, err := er.Epoch(); err != nil {
+		for _, r := range []int{1, 10} {
+			b.Run(fmt.Sprintf("%s/runs%d", name, r), func(b *testing.B) {
+				g := datasets.Standard(dstest.Load(b, name))
+				bk, info, err := backend.Shared()
+				if err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				var runs []train.Run
+				for s := range r {
+					runs = append(runs, train.Run{Split: s % len(g.Splits()), Seed: int64(15 + s)})
+				}
+				cfg := Defaults(name)
+				cfg.PseudoEpochs = 20 // f_P only provides pseudo-labels here
+				rn, err := NewRunner(bk, info, g, cfg, nil, WithBatch(r))
+				if err != nil {
+					b.Fatal(err)
+				}
+				er, err := rn.PrepareEpochs(context.Background(), runs...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := er.Epoch(); err != nil { // warm-up (first call compiles nothing, allocates buffers)
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for range b.N {
+					if _, err := er.Epoch(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*r), "ns/split-epoch")
+			})
+		}
 	}
 }

@@ -3,6 +3,8 @@ package labelwise
 import (
 	"fmt"
 	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
 // Variant is the architecture of f_C.
@@ -93,29 +95,31 @@ type Config struct {
 	PseudoDropout      float64
 
 	// f_C.
-	Variant Variant
-	Layers  int
-	Hidden  int
-	Dropout float64
+	Variant Variant `setting:"variant"`
+	Layers  int     `setting:"layers"`
+	Hidden  int     `setting:"hidden"`
+	Dropout float64 `setting:"dropout"`
 
 	// f_G: BackboneGCNII (default), BackboneGCN (LW-GCN_GCN) or BackboneNone
 	// (LW-GCN\G: f_C alone, no selection).
-	Backbone      string
-	GCNIILayers   int
-	Alpha, Lambda float64
+	Backbone    string
+	GCNIILayers int     `setting:"gcnii-layers"`
+	Alpha       float64 `setting:"alpha"`
+	Lambda      float64 `setting:"lambda"`
 
 	// Training.
-	LR, WeightDecay float64
-	Epochs          int
-	InnerSteps      int
-	PhiLR           float64
+	LR          float64 `setting:"lr"`
+	WeightDecay float64 `setting:"wd"`
+	Epochs      int     `setting:"epochs"`
+	InnerSteps  int
+	PhiLR       float64
 
 	// Direction of aggregation (DirectionOfficial by default).
 	Direction Direction
 
 	// RefineRounds > 0 retrains with LW-GCN's own predictions as pseudo
 	// labels that many times (beyond the paper).
-	RefineRounds int
+	RefineRounds int `setting:"refine"`
 
 	// SelectROCAUC reports the main model's epoch of highest validation
 	// ROC-AUC instead of accuracy (two-class graphs; Platonov et al.'s
@@ -219,6 +223,16 @@ func Defaults(dataset string) Config {
 	}
 	return c
 }
+
+// SettingNames are the settings Set knows (the flags of `lwgcn train`).
+var SettingNames = train.SettingNames(Config{})
+
+// Set sets one setting by name (SettingNames, the fields' setting tags: f_C's
+// hidden units, layers and dropout, f_G's GCNII layers, alpha and lambda,
+// the learning rate and weight decay of theta, the epochs, the f_C
+// Variant, the refinement rounds) to v; ok is false for a name the
+// configuration does not have. Validate checks the values.
+func (c *Config) Set(name string, v float64) (ok bool) { return train.SetSetting(c, name, v) }
 
 // WithoutSelection returns LW-GCN\G: f_C alone.
 func (c Config) WithoutSelection() Config { c.Backbone = BackboneNone; return c }

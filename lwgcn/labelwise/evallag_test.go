@@ -39,9 +39,9 @@ func TestDenseFCEvalLagGivesTheSameRun(t *testing.T) {
 	var hist [][]train.EpochStats
 	var best []int
 	for _, m := range []nn.Model{fc, hidePass{fc}} {
-		r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: g.Labels()}
+		r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: map[train.Run][]int32{{Split: 0, Seed: 15}: g.Labels()}}
 		tr, err := train.New(b, m, r.mg, train.Config{Epochs: 12, LR: cfg.LR, WeightDecay: cfg.WeightDecay,
-			Backend: info, PrepareRun: r.addLabelWise})
+			Backend: info, RunInputs: r.addLabelWise})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestSelectionEvalLagGivesTheSameRun(t *testing.T) {
 	g := datasets.Standard(dstest.Load(t, "chameleon"))
 	cfg := Defaults("chameleon")
 	cfg.Hidden, cfg.LR = 32, 0.03 // a best epoch inside a short run
-	r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: g.Labels()}
+	r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: map[train.Run][]int32{{Split: 0, Seed: 15}: g.Labels()}}
 	adj, err := OfficialAdjacency(r.mg)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func checkSelectionLag(t *testing.T, sel *Selection, r *Runner, cfg Config, info
 	// epoch's statistics and resumed from its last checkpoint.
 	run := func(lagged bool, ckDir string, stopAt int) *train.RunResult {
 		t.Helper()
-		tc := train.Config{Epochs: 80, Backend: info, PrepareRun: r.addLabelWise, Optimizer: cfg.optimizer(),
+		tc := train.Config{Epochs: 80, Backend: info, RunInputs: r.addLabelWise, Optimizer: cfg.optimizer(),
 			CheckpointDir: ckDir}
 		if ckDir != "" {
 			tc.CheckpointEvery = 25

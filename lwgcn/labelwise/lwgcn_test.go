@@ -21,6 +21,7 @@ type oracle struct{ perfect bool }
 
 func (o oracle) Name() string                                { return "oracle" }
 func (o oracle) Prepare(g *graph.Graph, in *nn.Inputs) error { return nn.AddGraphBasics(in, g) }
+func (o oracle) RunBytes(*graph.Graph) int64                 { return 0 }
 func (o oracle) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	g := in.Graph()
 	c := in.Meta(nn.InputNumClasses)

@@ -29,20 +29,21 @@ type EpochTiming struct {
 	CompileSecs float64
 }
 
-// PrepareEpochs trains f_P on split 0 and prepares the main model's run:
-// each Epoch call of the result is one full LW-GCN epoch (for benchmarks).
-func (r *Runner) PrepareEpochs(ctx context.Context) (*train.EpochRunner, error) {
-	run := train.Run{Split: 0, Seed: DefaultSeed}
-	pr, err := r.pseudo.RunOne(ctx, run)
-	if err != nil {
+// PrepareEpochs trains f_P on runs (one batch; none: split 0 with
+// DefaultSeed) and prepares the main model's batch: each Epoch call of the
+// result is one full LW-GCN epoch of every run (for benchmarks).
+func (r *Runner) PrepareEpochs(ctx context.Context, runs ...train.Run) (*train.EpochRunner, error) {
+	if len(runs) == 0 {
+		runs = []train.Run{{Split: 0, Seed: DefaultSeed}}
+	}
+	res := make([]*SplitResult, len(runs))
+	for k := range res {
+		res[k] = &SplitResult{}
+	}
+	if err := r.pseudoLabels(ctx, runs, res); err != nil {
 		return nil, err
 	}
-	r.labels, err = r.argmaxLabels(pr.LogProbs, r.g.Splits()[0])
-	pr.Finalize()
-	if err != nil {
-		return nil, err
-	}
-	return r.main.PrepareRun(run)
+	return r.main.PrepareRuns(runs...)
 }
 
 // MeasureEpoch times full epochs (PrepareEpochs) for at least minTime and

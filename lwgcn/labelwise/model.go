@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
@@ -31,6 +32,8 @@ const (
 
 // Selection is LW-GCN with automatic model selection: f_C and f_G combined by
 // softmax(phi). Forward returns the combination; Epoch is its bi-level epoch.
+// With R runs (nn.Runs) each run has its own f_C, f_G and phi, and the
+// losses of its steps depend on its own weights only.
 type Selection struct {
 	FC nn.Model // LabelWiseGCN; returns log-probabilities
 	FG nn.Model // GCNII or GCN, reading the adjacency "adj/gcn"
@@ -55,30 +58,36 @@ func (m *Selection) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return m.FG.Prepare(g, in)
 }
 
+// RunBytes implements nn.Model: f_C's and f_G's.
+func (m *Selection) RunBytes(g *graph.Graph) int64 { return m.FC.RunBytes(g) + m.FG.RunBytes(g) }
+
 // forward returns the log-probabilities of f_C and f_G.
 func (m *Selection) forward(scope *model.Scope, in *nn.Nodes, train bool) (pc, pg *Node) {
 	pc = m.FC.Forward(scope.In(scopeFC), in, train)
-	pg = nn.ClassLogSoftmax(m.FG.Forward(scope.In(scopeFG), in, train))
+	pg = nn.RunsLogSoftmax(scope, m.FG.Forward(scope.In(scopeFG), in, train))
 	return pc, pg
 }
 
-// phi returns the two selection logits [2] (zeros at initialisation).
+// phi returns each run's two selection logits, [R, 2] (zeros at
+// initialisation).
 func phi(scope *model.Scope, g *Graph, in *nn.Nodes) *Node {
-	return nn.Param(scope.In(scopePhi), g, "phi", in.DType, nn.ZeroInit, nil, 2)
+	return Reshape(nn.Param(scope.In(scopePhi), g, "phi", in.DType, nn.ZeroInit, nil, 2), nn.Runs(scope), 2)
 }
 
-// combine is w_1 pc + w_2 pg with w = softmax(phi).
-func combine(phi, pc, pg *Node) (comb, wFC *Node) {
+// combine is each run's w_1 pc + w_2 pg with w = softmax(phi) (phi [R, 2],
+// pc and pg [N, R·C]); wFC [R] are the runs' w_1.
+func combine(scope *model.Scope, phi, pc, pg *Node) (comb, wFC *Node) {
+	r := nn.Runs(scope)
 	w := Softmax(phi, -1)
-	wc := Reshape(Slice(w, AxisElem(0))) // scalars
-	wg := Reshape(Slice(w, AxisElem(1)))
-	return Add(Mul(pc, wc), Mul(pg, wg)), wc
+	wc := Reshape(Slice(w, AxisRange(), AxisElem(0)), r)
+	wg := Reshape(Slice(w, AxisRange(), AxisElem(1)), r)
+	return Add(nn.RunsScale(pc, wc, r), nn.RunsScale(pg, wg, r)), wc
 }
 
 // Forward implements nn.Model: the combined prediction (no phi update).
 func (m *Selection) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	pc, pg := m.forward(scope, in, train)
-	comb, _ := combine(phi(scope, in.Graph(), in), pc, pg)
+	comb, _ := combine(scope, phi(scope, in.Graph(), in), pc, pg)
 	return comb
 }
 
@@ -104,9 +113,9 @@ func (m *Selection) thetaSteps(scope *model.Scope, g *Graph, in *nn.Nodes, opt *
 		if t > 0 || pc == nil {
 			pc, pg = m.forward(s, in, true)
 		}
-		comb, _ := combine(StopGradient(phi(s, g, in)), pc, pg)
+		comb, _ := combine(s, StopGradient(phi(s, g, in)), pc, pg)
 		loss = train.MaskedNLL(comb, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
-		opt.Step(s, g, loss, groupTheta)
+		opt.Step(s, g, train.Total(loss), groupTheta)
 	}
 	return loss
 }
@@ -116,10 +125,10 @@ func (m *Selection) thetaSteps(scope *model.Scope, g *Graph, in *nn.Nodes, opt *
 // prediction, and f_C's weight after the step.
 func (m *Selection) finish(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer, pc, pg, loss *Node) train.EpochNodes {
 	s := scope.ResetVisited()
-	comb, _ := combine(phi(s, g, in), StopGradient(pc), StopGradient(pg))
+	comb, _ := combine(s, phi(s, g, in), StopGradient(pc), StopGradient(pg))
 	valLoss := train.MaskedNLL(comb, in.Get(nn.InputLabels), in.Get(nn.InputValMask))
-	opt.Step(s, g, valLoss, groupPhi)
-	_, wAfter := combine(phi(scope.ResetVisited(), g, in), pc, pg)
+	opt.Step(s, g, train.Total(valLoss), groupPhi)
+	_, wAfter := combine(scope, phi(scope.ResetVisited(), g, in), pc, pg)
 	return train.EpochNodes{TrainLoss: loss, LogProbs: StopGradient(comb), Extra: map[string]*Node{ExtraWeightFC: wAfter}}
 }
 
@@ -154,7 +163,7 @@ func (m *Selection) Lagged() *train.LaggedEpoch {
 			pc, pg := m.forward(s, in, true) // pc: f_C's evaluation of the weights before this step (pg: f_G's if fgDet)
 			pgEval := pg
 			if !fgDet {
-				pgEval = nn.ClassLogSoftmax(m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false))
+				pgEval = nn.RunsLogSoftmax(scope, m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false))
 			}
 			end := m.finish(scope, g, in, opt, pc, pgEval, nil)
 			end.TrainLoss = m.thetaSteps(scope, g, in, opt, pc, pg)
@@ -163,7 +172,7 @@ func (m *Selection) Lagged() *train.LaggedEpoch {
 		Finish: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 			pc, pg := m.forward(scope.ResetVisited(), in, false)
 			end := m.finish(scope, g, in, opt, pc, pg, nil)
-			end.TrainLoss = ScalarZero(g, pc.DType())
+			end.TrainLoss = Zeros(g, shapes.Make(pc.DType(), nn.Runs(scope)))
 			return end
 		},
 		FinishUpdates: func(path string) bool { return strings.HasPrefix(path, "/"+scopePhi+"/") },

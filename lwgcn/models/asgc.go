@@ -39,6 +39,13 @@ type ASGC struct {
 // Name implements Model.
 func (m ASGC) Name() string { return "asgc" }
 
+// RunBytes implements nn.Model: a linear classifier on the filtered
+// features (weights with Adam's state, logits and their gradients).
+func (m ASGC) RunBytes(g *graph.Graph) int64 {
+	n, f, c := int64(g.NumNodes()), int64(g.Features().NumCols()), int64(g.NumClasses())
+	return 4 * (4*f*c + 12*n*c)
+}
+
 // Prepare implements Model: labels and the filtered features.
 func (m ASGC) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if g.Features() == nil {
@@ -58,8 +65,14 @@ func (m ASGC) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nil
 }
 
-// Forward implements Model; it returns logits.
+// Forward implements Model; it returns logits. Each run builds its own
+// layers (nn.EachRun).
 func (m ASGC) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node { return m.forward(scope, in, train) })
+}
+
+// forward is one run's Forward.
+func (m ASGC) forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	x := ConvertDType(in.Get(InputASGCFeatures), in.DType)
 	return nn.LinearWithInit(scope.In("fc"), x, numClasses(in), true, nn.ZeroInit, nn.ZeroInit)
 }
@@ -67,9 +80,9 @@ func (m ASGC) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // ASGCWeight returns the classifier's weight W [F, C] in g (after Forward
 // has created it), for the L2 penalty of the training loss.
 func ASGCWeight(scope *model.Scope, g *Graph) *Node {
-	v := scope.At("fc").GetVariable("weight")
-	if v == nil {
+	s := scope.At("fc")
+	if s.GetVariable("weight") == nil {
 		panicf("models.ASGCWeight: no variable fc/weight under %q; call Forward first", scope.Scope())
 	}
-	return v.NodeValue(g)
+	return nn.ParamValue(s, g, "weight")
 }

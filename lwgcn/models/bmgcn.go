@@ -45,6 +45,12 @@ type BMGCN struct {
 // Name implements Model.
 func (m BMGCN) Name() string { return "bmgcn" }
 
+// RunBytes implements nn.Model: the MLP and Layers GCN layers of Hidden,
+// plus the block-guided weights per edge (about 8 [E] buffers).
+func (m BMGCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, m.Layers+2, 8*int64(len(g.Src())))
+}
+
 // Scopes of the two parts (for optimizer groups and pre-training).
 const (
 	BMGCNScopeMLP = "mlp"
@@ -71,8 +77,14 @@ func (m BMGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	return logits
 }
 
-// MLPLogits returns the MLP's logits [N, C] (scope "mlp").
+// MLPLogits returns the MLP's logits [N, C] (scope "mlp"; [N, R·C] for R
+// runs, each built on its own, nn.EachRun).
 func (m BMGCN) MLPLogits(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node { return m.mlpLogits(scope, in, train) })
+}
+
+// mlpLogits is one run's MLPLogits.
+func (m BMGCN) mlpLogits(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	s := scope.In(BMGCNScopeMLP)
 	f := x.NumCols()
@@ -85,8 +97,16 @@ func (m BMGCN) MLPLogits(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 // ForwardBoth returns the GCN's logits and the MLP's logits. The training
 // labels ("labels", "mask/train") enter the block matrix in both training
 // and evaluation passes, as in the official code.
+// With R runs both are [N, R·C], each run built on its own (nn.EachRun).
 func (m BMGCN) ForwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits, mlpLogits *Node) {
-	mlpLogits = m.MLPLogits(scope, in, train)
+	return nn.EachRunPair(scope, in, func(scope *model.Scope, in *nn.Nodes) (*Node, *Node) {
+		return m.forwardBoth(scope, in, train)
+	})
+}
+
+// forwardBoth is one run's ForwardBoth.
+func (m BMGCN) forwardBoth(scope *model.Scope, in *nn.Nodes, train bool) (logits, mlpLogits *Node) {
+	mlpLogits = m.mlpLogits(scope, in, train)
 	dt := mlpLogits.DType()
 	c := numClasses(in)
 	b := Softmax(mlpLogits, -1)

@@ -39,10 +39,14 @@ func (m FAGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Layers < 1 {
 		return fmt.Errorf("models: FAGCN needs hidden >= 1 and layers >= 1, got hidden %d, layers %d", m.Hidden, m.Layers)
 	}
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddFAEdges(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddFAEdges)
+}
+
+// RunBytes implements nn.Model: Layers+1 layers of Hidden, plus per edge
+// and layer the score, tanh, mask, coefficient and their gradients (about 8
+// [E] buffers).
+func (m FAGCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, m.Layers+1, 8*int64(len(g.Src()))*int64(m.Layers))
 }
 
 // Forward implements Model; it returns logits.

@@ -35,10 +35,18 @@ func (m GAT) Name() string { return "gat" }
 
 // Prepare implements Model: features, labels and the self-looped edges.
 func (m GAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGATEdges(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGATEdges)
+}
+
+// RunBytes implements nn.Model: two layers of Heads·Hidden, plus per edge
+// and head the score, softmax terms, attention and its mask (about 8 [E, K]
+// buffers) and the messages [E, K, O] with their gradient, for both layers.
+func (m GAT) RunBytes(g *graph.Graph) int64 {
+	hidden := int64(m.Heads * m.Hidden)
+	e := int64(len(g.Src()) + g.NumNodes()) // with self loops
+	k2 := int64(max(m.OutHeads, 1))
+	edgeActs := e * (8*int64(m.Heads) + 2*hidden + 8*k2 + 2*k2*int64(g.NumClasses()))
+	return nn.LayersRunBytes(g, m.Heads*m.Hidden, 2, edgeActs)
 }
 
 // Forward implements Model; it returns logits.

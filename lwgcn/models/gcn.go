@@ -28,15 +28,17 @@ func (m GCN) Name() string { return "gcn" }
 
 // Prepare implements Model: features, labels and Â.
 func (m GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGCNAdjacency(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGCNAdjacency)
 }
 
 // DeterministicPass implements train.DeterministicPass: without dropout
 // the training pass computes what the evaluation pass does.
 func (m GCN) DeterministicPass() bool { return m.Dropout <= 0 }
+
+// RunBytes implements nn.Model: Layers of Hidden.
+func (m GCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, max(m.Layers, 2), 0)
+}
 
 // Forward implements Model; it returns logits.
 func (m GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {

@@ -16,8 +16,8 @@ import (
 //	h_l    = ReLU(GCN2Conv(Dropout(h_{l-1}), h0; l))      l = 1..Layers ("conv<l>")
 //	output = log_softmax(Linear(Dropout(h_L)))            ("fc1": Hidden -> C)
 //
-// Shapes: X N x F, h [N, Hidden], output log-probabilities [N, C]; Â from
-// "adj/gcn". Alpha and Lambda as in GCN2Conv (0.1 and 0.5 in LW-GCN's
+// Shapes: X N x F, h [N, Hidden], output log-probabilities [N, C] ([N, R·Hidden]
+// and [N, R·C] for R runs, see nn.Runs); Â from "adj/gcn". Alpha and Lambda as in GCN2Conv (0.1 and 0.5 in LW-GCN's
 // settings).
 type GCNII struct {
 	Layers, Hidden int
@@ -61,7 +61,7 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 			h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
 		}
 		h = nn.Dropout(scope, h, m.Dropout, train)
-		return nn.ClassLogSoftmax(nn.Linear(scope.In("fc1"), h, numClasses(in), true))
+		return nn.RunsLogSoftmax(scope, nn.Linear(scope.In("fc1"), h, numClasses(in), true))
 	}
 	// The layers run on the sorted-padded form (see sparse.SpMat.SortedPadded),
 	// with Â = diag(r) B diag(c) and the node matrices kept as c ⊙ h: since
@@ -89,5 +89,8 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	}
 	h = nn.Dropout(scope, h, m.Dropout, train)
 	out := nn.Linear(scope.In("fc1"), h, numClasses(in), true)
-	return nn.ClassLogSoftmax(view.FromSortedPadded(out))
+	return nn.RunsLogSoftmax(scope, view.FromSortedPadded(out))
 }
+
+// RunBytes implements nn.Model: Layers+2 layers of Hidden.
+func (m GCNII) RunBytes(g *graph.Graph) int64 { return nn.LayersRunBytes(g, m.Hidden, m.Layers+2, 0) }

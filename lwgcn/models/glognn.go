@@ -58,6 +58,12 @@ func (m GloGNN) Validate() error {
 // Name implements Model.
 func (m GloGNN) Name() string { return "glognn++" }
 
+// RunBytes implements nn.Model: the MLP on features and adjacency (fc3's
+// weight is [N, Hidden]), then NormLayers layers of C columns.
+func (m GloGNN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, 2+m.NormLayers, 4*int64(g.NumNodes())*int64(m.Hidden))
+}
+
 // Prepare implements Model: features, labels and the row-normalised A + I
 // of the symmetric binary adjacency (nx.from_dict_of_lists in the official
 // loader; the graph's own self loops give a diagonal 2).
@@ -80,8 +86,14 @@ func (m GloGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nil
 }
 
-// Forward implements Model; it returns log-probabilities.
+// Forward implements Model; it returns log-probabilities. Each run builds its own
+// layers (nn.EachRun).
 func (m GloGNN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node { return m.forward(scope, in, train) })
+}
+
+// forward is one run's Forward.
+func (m GloGNN) forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := sparse.FromNodes(in, InputGloGNNAdj).ForPass(train)
 	var h *Node
 	if m.Delta != 0 {

@@ -39,10 +39,14 @@ func (m GPRGNN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.K < 0 || m.Hidden < 1 {
 		return fmt.Errorf("models: GPRGNN needs K >= 0 and hidden >= 1, got K %d, hidden %d", m.K, m.Hidden)
 	}
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGCNAdjacency(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGCNAdjacency)
+}
+
+// RunBytes implements nn.Model: an MLP, then K+1 propagated [N, C]
+// matrices with their weighted terms, partial sums and gradients (about 4
+// each), and the mask.
+func (m GPRGNN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, 2, (4*int64(m.K+1)+1)*int64(g.NumNodes())*int64(g.NumClasses()))
 }
 
 // Forward implements Model; it returns logits.

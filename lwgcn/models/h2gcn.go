@@ -46,6 +46,12 @@ type H2GCN struct {
 // Name implements Model.
 func (m H2GCN) Name() string { return "h2gcn" }
 
+// RunBytes implements nn.Model: the concatenated representations, each
+// round doubling the width, into the output layer.
+func (m H2GCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden*((2<<m.Rounds)-1), 2, 0)
+}
+
 // Prepare implements Model: features, labels and the two neighbourhoods.
 func (m H2GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Rounds < 1 {
@@ -66,8 +72,14 @@ func (m H2GCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nil
 }
 
-// Forward implements Model; it returns logits.
+// Forward implements Model; it returns logits. Each run builds its own
+// layers (nn.EachRun).
 func (m H2GCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node { return m.forward(scope, in, train) })
+}
+
+// forward is one run's Forward.
+func (m H2GCN) forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	a1, a2 := sparse.AutoFromNodes(in, InputH2GCNHop1, train), sparse.AutoFromNodes(in, InputH2GCNHop2, train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	r := nn.SparseLinearWithInit(scope.In("embed"), x, m.Hidden, false, nn.GlorotInit(x.NumCols(), m.Hidden), nn.ZeroInit)

@@ -50,6 +50,12 @@ func (m LINKX) Validate() error {
 // Name implements Model.
 func (m LINKX) Name() string { return "linkx" }
 
+// RunBytes implements nn.Model: its three MLPs (mlpA's first weight is
+// [N, Hidden]).
+func (m LINKX) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, m.LayersA+m.LayersX+m.Layers+1, 4*int64(g.NumNodes())*int64(m.Hidden))
+}
+
 // Prepare implements Model: features, labels and A.
 func (m LINKX) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if err := m.Validate(); err != nil {
@@ -66,8 +72,14 @@ func (m LINKX) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nil
 }
 
-// Forward implements Model; it returns logits.
+// Forward implements Model; it returns logits. Each run builds its own
+// layers (nn.EachRun).
 func (m LINKX) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node { return m.forward(scope, in, train) })
+}
+
+// forward is one run's Forward.
+func (m LINKX) forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	a := nn.SparseFeatures(sparse.FromNodes(in, InputLINKXAdj), in.DType).ForPass(train)
 	x := in.Features(nn.InputFeatures).ForPass(train)
 	ha := LINKXMLP(scope.In("mlpA"), a, m.Hidden, m.Hidden, m.LayersA, 0, train)

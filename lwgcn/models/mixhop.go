@@ -52,12 +52,14 @@ type MixHop struct {
 // Name implements Model.
 func (m MixHop) Name() string { return "mixhop" }
 
+// RunBytes implements nn.Model: each layer as wide as its powers' blocks.
+func (m MixHop) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden*len(m.powers()), max(m.Layers, 1)+1, 0)
+}
+
 // Prepare implements Model: features, labels and Â.
 func (m MixHop) Prepare(g *graph.Graph, in *nn.Inputs) error {
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddGCNAdjacency(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddGCNAdjacency)
 }
 
 func (m MixHop) powers() []int {
@@ -67,8 +69,14 @@ func (m MixHop) powers() []int {
 	return m.Powers
 }
 
-// Forward implements Model; it returns logits.
+// Forward implements Model; it returns logits. Each run builds its own
+// layers (nn.EachRun).
 func (m MixHop) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node { return m.forward(scope, in, train) })
+}
+
+// forward is one run's Forward.
+func (m MixHop) forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	adj := sparse.FromNodes(in, nn.InputGCNAdj).ForPass(train)
 	powers := m.powers()
 	c := numClasses(in)

@@ -26,6 +26,9 @@ func (m MLP) Name() string { return "mlp" }
 // Prepare implements Model: features and labels.
 func (m MLP) Prepare(g *graph.Graph, in *nn.Inputs) error { return nn.AddGraphBasics(in, g) }
 
+// RunBytes implements nn.Model: two layers of Hidden.
+func (m MLP) RunBytes(g *graph.Graph) int64 { return nn.LayersRunBytes(g, m.Hidden, 2, 0) }
+
 // Forward implements Model; it returns logits.
 func (m MLP) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	x := nn.DropoutFeatures(scope, in.Features(nn.InputFeatures).ForPass(train), m.InputDropout, train)

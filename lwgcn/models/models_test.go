@@ -81,11 +81,11 @@ func TestReinitializeDependsOnSeedAndPath(t *testing.T) {
 		return tensors.MustCopyFlatData[float32](store.GetVariable("/conv1/weight").MustValue())
 	}
 	first := w()
-	if err := nn.Reinitialize(store, 4, in); err != nil {
+	if err := nn.Reinitialize(store, in, 4); err != nil {
 		t.Fatal(err)
 	}
 	other := w()
-	if err := nn.Reinitialize(store, 3, in); err != nil {
+	if err := nn.Reinitialize(store, in, 3); err != nil {
 		t.Fatal(err)
 	}
 	again := w()

@@ -73,6 +73,12 @@ func (m SimPGCN) Validate() error {
 // Name implements Model.
 func (m SimPGCN) Name() string { return "simpgcn" }
 
+// RunBytes implements nn.Model: two layers of Hidden, plus the kNN
+// graph's K·N entries and their products.
+func (m SimPGCN) RunBytes(g *graph.Graph) int64 {
+	return nn.LayersRunBytes(g, m.Hidden, 2, 8*int64(m.K)*int64(g.NumNodes()))
+}
+
 // Prepare implements Model: features, labels, Â, the kNN graph and (with
 // Lambda > 0) the self-supervised pairs.
 func (m SimPGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
@@ -110,13 +116,26 @@ func (m SimPGCN) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return nil
 }
 
-// Forward implements Model; it returns log-probabilities.
+// Forward implements Model; it returns log-probabilities. Each run builds
+// its own layers (nn.EachRun).
 func (m SimPGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	out, _ := m.ForwardWithEmbedding(scope, in, train)
-	return out
+	return nn.EachRunNode(scope, in, func(scope *model.Scope, in *nn.Nodes) *Node {
+		logp, _ := m.ForwardWithEmbedding(scope, in, train)
+		return logp
+	})
 }
 
-// ForwardWithEmbedding returns the log-probabilities and the hidden
+// ForwardWithSSL returns the log-probabilities and the self-supervised loss
+// (SSLLoss) of the hidden representation of the same pass ([R], one per
+// run; nil without pairs).
+func (m SimPGCN) ForwardWithSSL(scope *model.Scope, in *nn.Nodes, train bool) (logp, ssl *Node) {
+	return nn.EachRunPair(scope, in, func(scope *model.Scope, in *nn.Nodes) (*Node, *Node) {
+		logp, hidden := m.ForwardWithEmbedding(scope, in, train)
+		return logp, m.SSLLoss(scope, in, hidden)
+	})
+}
+
+// ForwardWithEmbedding returns one run's log-probabilities and hidden
 // representation after dropout (the official code's embedding for the
 // self-supervised loss, layer=1.5).
 func (m SimPGCN) ForwardWithEmbedding(scope *model.Scope, in *nn.Nodes, train bool) (logp, hidden *Node) {
@@ -155,7 +174,7 @@ func (m SimPGCN) SSLLoss(scope *model.Scope, in *nn.Nodes, h *Node) *Node {
 	if p <= SimPPairsPerEpoch {
 		return ReduceAllMean(sq)
 	}
-	u := scope.RandomUniform(h.Graph(), shapes.Make(h.DType(), p))
+	u := nn.RunUniform(scope, h.Graph(), shapes.Make(h.DType(), p))
 	keep := ConvertDType(LessThan(u, Scalar(h.Graph(), h.DType(), float64(SimPPairsPerEpoch)/float64(p))), h.DType())
 	count := ReduceAllSum(keep)
 	return Div(ReduceAllSum(Mul(sq, keep)), Max(count, OnesLike(count)))

@@ -34,6 +34,12 @@ type SuperGAT struct {
 // Name implements Model.
 func (m SuperGAT) Name() string { return "supergat" }
 
+// RunBytes implements nn.Model: GAT's estimate (models.GAT.RunBytes) with
+// its heads, the link loss's sampled edges adding less than the attention.
+func (m SuperGAT) RunBytes(g *graph.Graph) int64 {
+	return GAT{Hidden: m.Hidden, Heads: m.Heads, OutHeads: m.OutHeads}.RunBytes(g)
+}
+
 // Prepare implements Model: features, labels, self-looped edges and keys.
 func (m SuperGAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	if m.Hidden < 1 || m.Heads < 1 || m.OutHeads < 1 {
@@ -44,10 +50,7 @@ func (m SuperGAT) Prepare(g *graph.Graph, in *nn.Inputs) error {
 		return fmt.Errorf("models: SuperGAT edge sample ratio must be in [0, 1] and negative sample ratio >= 0, got %v and %v",
 			m.EdgeSampleRatio, m.NegSampleRatio)
 	}
-	if err := nn.AddGraphBasics(in, g); err != nil {
-		return err
-	}
-	return nn.AddSuperGATInputs(in, g)
+	return nn.AddGraphBasics(in, g, nn.AddSuperGATInputs)
 }
 
 // Forward implements Model; it returns logits.
@@ -58,7 +61,17 @@ func (m SuperGAT) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 
 // ForwardWithLinkLoss returns the logits and, in training passes, the sum
 // of the two layers' self-supervised link losses (nil otherwise).
+//
+// With R runs (nn.Runs) the logits are [N, R·C] and the link loss [R]: each
+// run builds its own layers (nn.EachRun).
 func (m SuperGAT) ForwardWithLinkLoss(scope *model.Scope, in *nn.Nodes, train bool) (logits, linkLoss *Node) {
+	return nn.EachRunPair(scope, in, func(scope *model.Scope, in *nn.Nodes) (*Node, *Node) {
+		return m.forward(scope, in, train)
+	})
+}
+
+// forward is one run's ForwardWithLinkLoss.
+func (m SuperGAT) forward(scope *model.Scope, in *nn.Nodes, train bool) (logits, linkLoss *Node) {
 	edges := sparse.FromNodes(in, nn.InputGATEdges)
 	keys := nn.SuperGATEdgesFrom(in)
 	cfg := nn.SuperGATConfig{Heads: m.Heads, Out: m.Hidden, Concat: true, Attention: m.Attention, NegativeSlope: 0.2,

@@ -34,8 +34,8 @@ func BatchNorm1d(scope *model.Scope, x *Node, train bool) *Node {
 	bias := Param(scope, g, "bias", dt, ZeroInit, nil, h)
 	runMean := Param(scope, g, "running_mean", dt, ZeroInit, nil, h)
 	runVar := OffsetParam(scope, g, "running_var", dt, 1, h)
-	meanVar := scope.GetVariable("running_mean").SetTrainable(false)
-	varVar := scope.GetVariable("running_var").SetTrainable(false)
+	scope.GetVariable("running_mean").SetTrainable(false)
+	scope.GetVariable("running_var").SetTrainable(false)
 	var mean, variance *Node
 	if train {
 		mean = ReduceMean(x, 0)
@@ -48,8 +48,8 @@ func BatchNorm1d(scope *model.Scope, x *Node, train bool) *Node {
 		}
 		newMean := Add(MulScalar(runMean, 1-m), MulScalar(StopGradient(mean), m))
 		newVar := Add(MulScalar(runVar, 1-m), MulScalar(StopGradient(unbiased), m))
-		meanVar.SetNodeValue(newMean)
-		varVar.SetNodeValue(AddScalar(newVar, -1)) // the stored δ of 1 + δ
+		SetRunValue(scope, g, "running_mean", newMean)
+		SetRunValue(scope, g, "running_var", AddScalar(newVar, -1)) // the stored δ of 1 + δ
 	} else {
 		mean, variance = runMean, runVar
 	}

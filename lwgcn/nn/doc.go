@@ -6,6 +6,17 @@
 // are in lwgcn/models; the sparse engine they multiply with (SparseMatrix
 // on the host, SpMat in a graph) is lwgcn/nn/sparse.
 //
+// # Runs as an axis
+//
+// A model is written once for any number R of independent runs (splits,
+// seeds) trained in one computation: the layers read R from the scope
+// (Runs) and hold every run's weights and node matrices side by side
+// ([N, R·H]), each run starting from, and drawing, what it would alone
+// (see runs.go). The main layers compute all runs at once (one sparse
+// aggregation over every run's columns, products batched over the runs:
+// PerRun); a layer or model without that form builds each run's
+// computation in turn (EachRun). R = 1 is the plain model.
+//
 // # Graph structure as inputs
 //
 // A graph enters a compiled computation as a handful of input tensors (edge

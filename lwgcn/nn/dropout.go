@@ -8,11 +8,12 @@ import (
 
 // Dropout is PyTorch's F.dropout: when train is true each entry of x is
 // zeroed with probability rate and the others are scaled by 1/(1-rate);
-// otherwise x is returned unchanged. Randomness comes from the store's RNG
-// state (seeded with Store.SetRNGStateFromSeed), so runs repeat exactly.
+// otherwise x is returned unchanged. Randomness comes from the run's random
+// state (seeded by SeedRandom), so runs repeat exactly.
 //
 // It multiplies x by DropoutMask: one pass over x forward and one backward
-// (the gradient is the upstream gradient times the same mask).
+// (the gradient is the upstream gradient times the same mask). With R runs,
+// x is [d0, R·w] and each run's block gets its own [d0, w] mask.
 func Dropout(scope *model.Scope, x *Node, rate float64, train bool) *Node {
 	if !train || rate <= 0 {
 		return x
@@ -20,15 +21,25 @@ func Dropout(scope *model.Scope, x *Node, rate float64, train bool) *Node {
 	if rate >= 1 {
 		return ZerosLike(x)
 	}
-	return Mul(x, DropoutMask(scope, x.Graph(), x.Shape(), rate))
+	r := Runs(scope)
+	if r == 1 {
+		return Mul(x, DropoutMask(scope, x.Graph(), x.Shape(), rate))
+	}
+	if x.Rank() != 2 {
+		panicf("nn: Dropout of %s for %d runs: want [rows, runs·width]", x.Shape(), r)
+	}
+	n, w := x.Shape().Dimensions[0], x.Shape().Dimensions[1]
+	masks := Masks(scope, x.Graph(), x.DType(), rate, n, w/r)
+	return Mul(x, Reshape(StackRuns(masks), n, w))
 }
 
 // DropoutMask returns a dropout mask of the given float shape, without
 // gradient: 0 where a uniform draw u ∈ [0, 1) has u < rate, 1/(1-rate)
-// elsewhere (0 < rate < 1). It draws from the store's RNG state.
+// elsewhere (0 < rate < 1). It draws from the random state of the run being
+// built (RunUniform).
 func DropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64) *Node {
 	dt := shape.DType
-	keep := GreaterOrEqual(scope.RandomUniform(g, shape), Scalar(g, dt, rate))
+	keep := GreaterOrEqual(RunUniform(scope, g, shape), Scalar(g, dt, rate))
 	return StopGradient(Where(keep, Scalar(g, dt, 1/(1-rate)), Scalar(g, dt, 0)))
 }
 
@@ -36,22 +47,36 @@ func DropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64)
 // only the stored entries are dropped (Kipf & Welling's sparse_dropout),
 // which has the same distribution as dropout on the dense matrix. The
 // dropped matrix has explicit entry values: the mask (times the stored
-// values, if any).
+// values, if any). With R runs a shared matrix keeps its one copy and gets
+// each run's mask, applied where it is multiplied (SparseLinear).
 func DropoutFeatures(scope *model.Scope, f Features, rate float64, train bool) Features {
 	if !train || rate <= 0 {
 		return f
 	}
-	if f.Sparse == nil {
-		return Features{Dense: Dropout(scope, f.Dense, rate, train)}
+	r := Runs(scope)
+	if !f.shared() {
+		f.Dense = Dropout(scope, f.Dense, rate, train)
+		return f
 	}
-	var vals *Node
-	if rate >= 1 {
-		vals = Zeros(f.Graph(), shapes.Make(f.DType(), f.Sparse.NNZ))
-	} else {
-		vals = DropoutMask(scope, f.Graph(), shapes.Make(f.DType(), f.Sparse.NNZ), rate)
-		if f.Sparse.Vals != nil {
-			vals = Mul(ConvertDType(f.Sparse.Vals, f.DType()), vals)
+	g, dt := f.Graph(), f.DType()
+	if f.Sparse == nil {
+		if r == 1 {
+			f.Dense = Dropout(scope, f.Dense, rate, train)
+		} else {
+			f.runMasks = Stack(Masks(scope, g, dt, rate, f.NumRows(), f.NumCols()), 0)
+		}
+		return f
+	}
+	masks := Masks(scope, g, dt, rate, f.Sparse.NNZ)
+	if f.Sparse.Vals != nil { // dropout or explicit values: the same entry order
+		for k := range masks {
+			masks[k] = Mul(ConvertDType(f.Sparse.Vals, dt), masks[k])
 		}
 	}
-	return Features{Sparse: f.Sparse.WithVals(vals), dtype: f.dtype}
+	if r == 1 {
+		f.Sparse = f.Sparse.WithVals(masks[0])
+	} else {
+		f.runVals = StackRuns(masks) // [NNZ, R]
+	}
+	return f
 }

@@ -42,18 +42,31 @@ func (in *Inputs) SetFeatures(name string, f *graph.Features) error {
 
 // Features is a node-feature matrix inside a graph: either Dense [N, F] or
 // Sparse (an N x F sparse.SpMat).
+//
+// With R runs (see Runs) a matrix is either shared by the runs (the node
+// features of Nodes.Features, any sparse matrix), which layers multiply
+// once for all runs, or the runs' node matrices side by side, [N, R·F]
+// (DenseFeatures). Dropout on a shared matrix gives each run its own
+// values (DropoutFeatures), kept here until the matrix is multiplied.
 type Features struct {
 	Dense  *Node
 	Sparse *sparse.SpMat
 	dtype  dtypes.DType
+	// Shared says every run reads this matrix.
+	Shared bool
+	// runVals [NNZ, R] are each run's entry values of a shared sparse
+	// matrix, runMasks [R, N, F] each run's dropout mask of a shared dense
+	// one (nil: none).
+	runVals, runMasks *Node
 }
 
-// Features returns the feature matrix added with Inputs.SetFeatures.
+// Features returns the feature matrix added with Inputs.SetFeatures,
+// shared by the runs.
 func (n *Nodes) Features(name string) Features {
 	if n.Maybe(name+"/rows") != nil {
-		return Features{Sparse: sparse.FromNodes(n, name), dtype: n.DType}
+		return Features{Sparse: sparse.FromNodes(n, name), dtype: n.DType, Shared: true}
 	}
-	return Features{Dense: n.Get(name)}
+	return Features{Dense: n.Get(name), Shared: true}
 }
 
 // ForPass returns the features for a training (train = true) or an
@@ -67,12 +80,43 @@ func (f Features) ForPass(train bool) Features {
 	return f
 }
 
-// DenseFeatures wraps a dense node matrix.
+// DenseFeatures wraps the runs' node matrices, [N, R·F].
 func DenseFeatures(x *Node) Features { return Features{Dense: x} }
 
-// SparseFeatures wraps a sparse node matrix whose products are in dtype.
+// SparseFeatures wraps a sparse node matrix (shared by the runs) whose
+// products are in dtype.
 func SparseFeatures(m *sparse.SpMat, dtype dtypes.DType) Features {
-	return Features{Sparse: m, dtype: dtype}
+	return Features{Sparse: m, dtype: dtype, Shared: true}
+}
+
+// shared reports whether every run reads the matrix (a sparse one always).
+func (f Features) shared() bool { return f.Shared || f.Sparse != nil }
+
+// colsPerRun is F, a run's number of columns, for the runs built in scope.
+func (f Features) colsPerRun(runs int) int {
+	if f.shared() {
+		return f.NumCols()
+	}
+	return f.NumCols() / runs
+}
+
+// mulShared is each run's X_r·W_r for a shared matrix X (with the runs'
+// dropout, if any) and w [F, R·out] (FusedCols): one product for all runs.
+func (f Features) mulShared(w *Node, runs int) *Node {
+	switch {
+	case f.Sparse != nil:
+		if runs == 1 {
+			return f.Sparse.Mul(w)
+		}
+		return f.Sparse.MulRuns(w, runs, f.runVals)
+	case f.runMasks != nil:
+		n, fc := f.NumRows(), f.NumCols()
+		out := w.Shape().Dimensions[1] / runs
+		xr := Mul(ExpandAxes(f.Dense, 0), f.runMasks)                                          // [R, N, F]
+		y := DotGeneral(xr, []int{2}, []int{0}, Reshape(w, fc, runs, out), []int{0}, []int{1}) // [R, N, out]
+		return Reshape(TransposeAllDims(y, 1, 0, 2), n, runs*out)
+	}
+	return Project(f.Dense, w)
 }
 
 // NumRows returns N.

@@ -45,18 +45,30 @@ type GATConfig struct {
 // (sparse.SpMat.MulWeightedRuns with the heads as runs, gathers only)
 // measured no faster on the Go backend (Chameleon 118-125 against 115-117
 // ms per epoch, Squirrel 661 against 658; 2026-11-27).
+//
+// With R runs each run's heads become R·K heads of one attention layer
+// (scores, segment softmax and aggregation over [E, R·K] once), each run
+// with its own weights and attention dropout; the result is [N, R·K·Out]
+// or [N, R·Out]. The attention stays in the edge order: in the slot layout
+// of sparse.RowSlots (scores, softmax and the weighted sum per slot) 10
+// runs were slower, Chameleon 83-116 ms per split-epoch against 70-76,
+// Squirrel 418-545 against 427-452 (two threads, AVX2 host, 2026-11-27):
+// the edge-order rows are already R·K values wide, so the per-row costs the
+// layout saves are small, while its blocks take more ops and CPU time.
 func GATConv(scope *model.Scope, x Features, edges *sparse.SpMat, cfg GATConfig, train bool) *Node {
 	g := x.Graph()
 	dt := x.DType()
+	r := Runs(scope)
 	k, o := cfg.Heads, cfg.Out
-	n := x.NumRows()
-	xw := SparseLinearWithInit(scope, x, k*o, false, GlorotInit(x.NumCols(), k*o), ZeroInit) // [N, K·O]
-	xw3 := Reshape(xw, n, k, o)
+	n, rk := x.NumRows(), r*cfg.Heads
+	xw := SparseLinearWithInit(scope, x, k*o, false, GlorotInit(x.colsPerRun(r), k*o), ZeroInit) // [N, R·K·O]
+	xw3 := Reshape(xw, n, rk, o)
 	attBound := math.Sqrt(6 / float64(k+o))
-	aSrc := Param(scope, g, "att_src", dt, Uniform(attBound), nil, k, o)
-	aDst := Param(scope, g, "att_dst", dt, Uniform(attBound), nil, k, o)
-	sSrc := ReduceSum(Mul(xw3, ExpandAxes(aSrc, 0)), -1) // [N, K]
-	sDst := ReduceSum(Mul(xw3, ExpandAxes(aDst, 0)), -1) // [N, K]
+	aSrc := Reshape(Param(scope, g, "att_src", dt, Uniform(attBound), nil, k, o), 1, rk, o)
+	aDst := Reshape(Param(scope, g, "att_dst", dt, Uniform(attBound), nil, k, o), 1, rk, o)
+	k = rk
+	sSrc := ReduceSum(Mul(xw3, aSrc), -1) // [N, R·K]
+	sDst := ReduceSum(Mul(xw3, aDst), -1) // [N, R·K]
 
 	dst, src := edges.Rows, edges.Cols                       // [E, 1]
 	score := Add(Gather(sSrc, src), Gather(sDst, dst, true)) // [E, K]
@@ -75,8 +87,8 @@ func GATConv(scope *model.Scope, x Features, edges *sparse.SpMat, cfg GATConfig,
 	if cfg.Concat {
 		y = Reshape(out, n, k*o)
 	} else {
-		y = ReduceMean(out, 1)
+		y = Reshape(ReduceMean(Reshape(out, n*r, cfg.Heads, o), 1), n, r*o)
 	}
-	b := Param(scope, g, "bias", dt, ZeroInit, nil, y.Shape().Dimensions[1])
+	b := RunsParam(scope, g, "bias", dt, ZeroInit, nil, FusedCols, y.Shape().Dimensions[1]/r)
 	return Add(y, ExpandAxes(b, 0))
 }

@@ -26,21 +26,27 @@ import (
 // alphaH0 is alpha·h0, passed precomputed since every layer uses it. The
 // two terms are folded into one product, out = S (theta W + (1-theta) I),
 // and (1 - alpha) into Â's row scale: per layer there is one sparse product
-// and one dense product of N x H matrices.
+// and one dense product of N x H matrices. With R runs (h, h0 [N, R·H]) the
+// aggregation runs once over every run's columns and the runs' products
+// are one batched product (W held transposed; I is its own transpose).
 func GCN2Conv(scope *model.Scope, h, alphaH0 *Node, adj *sparse.SpMat, alpha, lambda float64, layer int) *Node {
 	g := h.Graph()
-	hdim := h.Shape().Dimensions[1]
+	r := Runs(scope)
+	hdim := h.Shape().Dimensions[1] / r
 	theta := math.Log(lambda/float64(layer) + 1)
-	w := Param(scope, g, "weight", h.DType(), Uniform(1/math.Sqrt(float64(hdim))), nil, hdim, hdim)
+	w := RunsParam(scope, g, "weight", h.DType(), Uniform(1/math.Sqrt(float64(hdim))), nil, RunsTransposed, hdim, hdim)
 	a := *adj
 	if a.RowScale != nil {
 		a.RowScale = MulScalar(ConvertDType(a.RowScale, h.DType()), 1-alpha)
 	} else {
 		a.RowScale = Scalar(g, h.DType(), 1-alpha)
 	}
-	s := Add(a.Mul(h), alphaH0)
-	wEff := Add(MulScalar(w, theta), MulScalar(identity(g, h.DType(), hdim), 1-theta))
-	return Project(s, wEff)
+	s := Add(runsMul(&a, h, r, nil), alphaH0)
+	eye := MulScalar(identity(g, h.DType(), hdim), 1-theta)
+	if r > 1 {
+		eye = ExpandAxes(eye, 0)
+	}
+	return runsProject(s, Add(MulScalar(w, theta), eye), r)
 }
 
 type identityKey struct {

@@ -14,11 +14,13 @@ import (
 //
 // Shapes: X N x F (dense or sparse Features), W [F, out] ("weight", glorot
 // as in PyG), b [out] ("bias", zeros), adj N x N (Inputs "adj/gcn"),
-// result [N, out].
+// result [N, out]. With R runs the projection is SparseLinear's and the
+// aggregation runs once over the runs' [N, R·out] columns.
 func GCNConv(scope *model.Scope, x Features, adj *sparse.SpMat, out int) *Node {
 	g := x.Graph()
-	xw := SparseLinearWithInit(scope, x, out, false, GlorotInit(x.NumCols(), out), ZeroInit)
-	y := adj.Mul(xw)
-	b := Param(scope, g, "bias", x.DType(), ZeroInit, nil, out)
+	r := Runs(scope)
+	xw := SparseLinearWithInit(scope, x, out, false, GlorotInit(x.colsPerRun(r), out), ZeroInit)
+	y := runsMul(adj, xw, r, nil)
+	b := RunsParam(scope, g, "bias", x.DType(), ZeroInit, nil, FusedCols, out)
 	return Add(y, ExpandAxes(b, 0))
 }

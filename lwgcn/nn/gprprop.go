@@ -23,21 +23,27 @@ import (
 // official code applies no weight decay to γ, and neither must the zoo
 // entry). z is propagated K times (K products of width H).
 //
-// Shapes: z [N, H], result [N, H].
+// Shapes: z [N, H], result [N, H]. With R runs z is [N, R·H]: each step
+// propagates every run's columns at once and run r weights step k by its
+// own γ_{r,k}. Why runs pay here: z is C columns wide, so a step of one run
+// gathers one short row per stored entry of Â and the Go backend's per-row
+// cost dominates; R runs share every gathered row's index work.
 func GPRProp(scope *model.Scope, z *Node, adj sparse.Propagator, gamma0 []float64) *Node {
 	if len(gamma0) == 0 {
 		panicf("nn.GPRProp: no initial weights")
 	}
 	g := z.Graph()
+	r := Runs(scope)
 	k := len(gamma0) - 1
-	gamma := Add(ConstAsDType(g, z.DType(), gamma0), Param(scope, g, "gamma_offset", z.DType(), ZeroInit, nil, k+1))
+	gamma := Add(Reshape(ConstAsDType(g, z.DType(), gamma0), 1, k+1),
+		Reshape(Param(scope, g, "gamma_offset", z.DType(), ZeroInit, nil, k+1), r, k+1)) // [R, K+1]
 	var out *Node
 	x := z
 	for i := 0; i <= k; i++ {
 		if i > 0 {
-			x = adj.Mul(x)
+			x = runsPropagate(adj, x, r)
 		}
-		term := Mul(x, Reshape(SliceAxis(gamma, 0, AxisElem(i))))
+		term := RunsScale(x, Slice(gamma, AxisRange(), AxisElem(i)), r)
 		if out == nil {
 			out = term
 		} else {

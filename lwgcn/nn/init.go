@@ -10,9 +10,7 @@ import (
 
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph"
-	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/gomlx/support/exceptions"
 )
 
 // Store parameters used for initialisation.
@@ -79,42 +77,23 @@ func (i Init) bound(meta func(string) (int, bool)) (float64, error) {
 	return 0, fmt.Errorf("nn: invalid init spec %q", s)
 }
 
-// SetSeed sets the seed for weights created from now on and for Reinitialize.
-func SetSeed(store *model.Store, seed int64) { store.SetParam(ParamSeed, seed) }
-
-// Seed returns the initialisation seed (0 when unset).
+// Seed returns the initialisation seed of run 0 (0 when unset).
 func Seed(store *model.Store) int64 { return model.GetRootParamOr(store, ParamSeed, int64(0)) }
 
 // Param returns the trainable variable name in scope, creating it on first
 // use with the given dims, dtype and initialisation; the value depends only
-// on the store's seed and the variable's path. It must be called while
-// building a graph; meta resolves "fanin" specs (nil if unused).
+// on the run's seed and the variable's path. It must be called while
+// building a graph; meta resolves "fanin" specs (nil if unused). With R
+// runs (SetSeed) the variable holds every run's weight, RunsFirst (see
+// RunsParam); inside EachRun it returns the run's own.
 func Param(scope *model.Scope, g *Graph, name string, dtype dtypes.DType, init Init, meta *Nodes, dims ...int) *Node {
-	if v := scope.GetVariable(name); v != nil {
-		scope.SetParam(initKeyPrefix+name, string(init))
-		return v.NodeValue(g)
-	}
-	var lookup func(string) (int, bool)
-	if meta != nil {
-		lookup = func(k string) (int, bool) { v, ok := meta.meta[k]; return v, ok }
-	}
-	b, err := init.bound(lookup)
-	if err != nil {
-		exceptions.Panicf("%v", err)
-	}
-	path := model.JoinPath(scope.Scope(), name)
-	v := scope.VariableWithValue(name, initValue(Seed(scope.Store()), path, dtype, b, dims))
-	scope.SetParam(initKeyPrefix+name, string(init))
-	return v.NodeValue(g)
+	return RunsParam(scope, g, name, dtype, init, meta, RunsFirst, dims...)
 }
 
-// initValue draws U(-b, b) values from a generator seeded by (seed, path),
-// in float64 then converted, so float32 and float64 models start alike.
-func initValue(seed int64, path string, dtype dtypes.DType, b float64, dims []int) *tensors.Tensor {
-	n := 1
-	for _, d := range dims {
-		n *= d
-	}
+// drawUniform draws n U(-b, b) values from a generator seeded by (seed,
+// path), in float64 (converted to the variable's dtype later), so float32
+// and float64 models start alike.
+func drawUniform(seed int64, path string, b float64, n int) []float64 {
 	h := fnv.New64a()
 	h.Write([]byte(path))
 	r := rand.New(rand.NewPCG(uint64(seed), h.Sum64()))
@@ -124,31 +103,25 @@ func initValue(seed int64, path string, dtype dtypes.DType, b float64, dims []in
 			vals[i] = (2*r.Float64() - 1) * b
 		}
 	}
-	switch dtype {
-	case dtypes.Float64:
-		return tensors.FromFlatDataAndDimensions(vals, dims...)
-	case dtypes.Float32:
-		f := make([]float32, n)
-		for i, v := range vals {
-			f[i] = float32(v)
-		}
-		return tensors.FromFlatDataAndDimensions(f, dims...)
-	}
-	exceptions.Panicf("nn: unsupported parameter dtype %s", dtype)
-	return nil
+	return vals
 }
 
-// Reinitialize sets the store's seed and redraws every variable created by
-// Param (variables of other kinds, e.g. optimizer state, are left alone).
-// in supplies "fanin" metadata (may be nil when no layer needs it). The
-// compiled graphs stay valid: only values change.
-func Reinitialize(store *model.Store, seed int64, in *Inputs) error {
-	SetSeed(store, seed)
-	var lookup func(string) (int, bool)
+// Reinitialize sets the runs' seeds (SetSeed; none given: keep the store's)
+// and redraws every variable created by Param (variables of other kinds,
+// e.g. optimizer state, are left alone). in supplies "fanin" metadata, per
+// run (may be nil when no layer needs it). The compiled graphs stay valid:
+// only values change, so the seeds must be as many as the runs the
+// variables were created for.
+func Reinitialize(store *model.Store, in *Inputs, seeds ...int64) error {
+	if len(seeds) > 0 {
+		if n := NumRuns(store); len(seeds) != n && hasParams(store) {
+			return fmt.Errorf("nn: reinitialising for %d runs weights created for %d", len(seeds), n)
+		}
+		SetSeed(store, seeds...)
+	}
+	var lookup func(run int, key string) (int, bool)
 	if in != nil {
-		lookup = in.Meta
-	} else {
-		lookup = func(string) (int, bool) { return 0, false }
+		lookup = in.metaOf
 	}
 	for v := range store.IterVariables() {
 		specAny, ok := store.GetParam(model.JoinPath(v.Scope(), initKeyPrefix+v.Name()))
@@ -159,15 +132,26 @@ func Reinitialize(store *model.Store, seed int64, in *Inputs) error {
 		if !ok {
 			return fmt.Errorf("nn: init spec of %s is %T, not a string", v.Path(), specAny)
 		}
-		b, err := Init(spec).bound(lookup)
+		l, dims := variableLayout(store, v)
+		val, err := paramValue(RunSeeds(store), v.Path(), v.Shape().DType, Init(spec), lookup, l, dims)
 		if err != nil {
 			return fmt.Errorf("nn: reinitialising %s: %w", v.Path(), err)
 		}
-		if err := v.SetValue(initValue(seed, v.Path(), v.Shape().DType, b, v.Shape().Dimensions)); err != nil {
+		if err := v.SetValue(val); err != nil {
 			return fmt.Errorf("nn: reinitialising %s: %w", v.Path(), err)
 		}
 	}
 	return nil
+}
+
+// hasParams reports whether the store holds a variable created by Param.
+func hasParams(store *model.Store) bool {
+	for v := range store.IterVariables() {
+		if IsParam(store, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsParam reports whether v was created by Param (a model weight).

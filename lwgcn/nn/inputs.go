@@ -27,6 +27,10 @@ type Inputs struct {
 	// host keeps host-side objects by name (the sparse matrices added with
 	// sparse.Set, for the layouts sparse.SetSorted derives from them).
 	host map[string]any
+	// runMeta[r] is run r's own metadata (over meta); perRun names the
+	// [N, R] tensors holding one column per run (SetRunFloat).
+	runMeta []map[string]int
+	perRun  map[string]bool
 }
 
 // NewInputs returns an empty set of float32 inputs.
@@ -37,7 +41,12 @@ func NewInputs() *Inputs {
 // Clone returns a shallow copy: the same tensors, so that some can be
 // replaced (e.g. the split masks) without touching the original.
 func (in *Inputs) Clone() *Inputs {
-	return &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), host: maps.Clone(in.host)}
+	c := &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), host: maps.Clone(in.host),
+		perRun: maps.Clone(in.perRun)}
+	for _, m := range in.runMeta {
+		c.runMeta = append(c.runMeta, maps.Clone(m))
+	}
+	return c
 }
 
 // SetHost keeps a host-side object under name (not a graph input).
@@ -64,11 +73,46 @@ func (in *Inputs) SetFloat(name string, data []float32, dims ...int) {
 	in.tensors[name] = floatTensor(in.DType, data, dims...)
 }
 
+// SetRunFloat adds a per-run float tensor [n, runs] (run r's values in
+// column r; data holds n·runs values, row-major): EachRun gives each run
+// its own column as an [n] tensor.
+func (in *Inputs) SetRunFloat(name string, data []float32, n, runs int) {
+	in.SetFloat(name, data, n, runs)
+	if in.perRun == nil {
+		in.perRun = map[string]bool{}
+	}
+	in.perRun[name] = true
+}
+
 // SetMeta records an integer used at graph-building time.
 func (in *Inputs) SetMeta(name string, v int) { in.meta[name] = v }
 
+// SetRunMeta records run's own value of an integer used at graph-building
+// time (e.g. the classes present in its pseudo-labels), over SetMeta's.
+func (in *Inputs) SetRunMeta(run int, name string, v int) {
+	for len(in.runMeta) <= run {
+		in.runMeta = append(in.runMeta, map[string]int{})
+	}
+	in.runMeta[run][name] = v
+}
+
 // Meta returns the integer recorded under name.
 func (in *Inputs) Meta(name string) (int, bool) { v, ok := in.meta[name]; return v, ok }
+
+// metaOf returns run's value of the integer recorded under name.
+func (in *Inputs) metaOf(run int, name string) (int, bool) {
+	return metaOf(in.meta, in.runMeta, run, name)
+}
+
+func metaOf(meta map[string]int, runMeta []map[string]int, run int, name string) (int, bool) {
+	if run < len(runMeta) {
+		if v, ok := runMeta[run][name]; ok {
+			return v, true
+		}
+	}
+	v, ok := meta[name]
+	return v, ok
+}
 
 // Has reports whether a tensor or metadata with that name exists.
 func (in *Inputs) Has(name string) bool {
@@ -120,7 +164,8 @@ func (in *Inputs) Nodes(params []*Node) *Nodes {
 	if len(params) != len(names) {
 		exceptions.Panicf("nn.Inputs.Nodes: %d graph inputs for %d named tensors", len(params), len(names))
 	}
-	n := &Nodes{DType: in.DType, byName: make(map[string]*Node, len(names)), meta: maps.Clone(in.meta)}
+	n := &Nodes{DType: in.DType, byName: make(map[string]*Node, len(names)), meta: maps.Clone(in.meta),
+		runMeta: in.runMeta, perRun: in.perRun}
 	for i, name := range names {
 		n.byName[name] = params[i]
 	}
@@ -129,9 +174,30 @@ func (in *Inputs) Nodes(params []*Node) *Nodes {
 
 // Nodes are the named inputs inside a graph-building function.
 type Nodes struct {
-	DType  dtypes.DType
-	byName map[string]*Node
-	meta   map[string]int
+	DType   dtypes.DType
+	byName  map[string]*Node
+	meta    map[string]int
+	runMeta []map[string]int
+	perRun  map[string]bool
+}
+
+// metaOf returns run's value of the integer metadata name.
+func (n *Nodes) metaOf(run int, name string) (int, bool) { return metaOf(n.meta, n.runMeta, run, name) }
+
+// run returns run k's view of the inputs (EachRun): each per-run input
+// [N, R] as its column k, [N], and run k's metadata.
+func (n *Nodes) run(k int) *Nodes {
+	c := *n
+	c.byName = maps.Clone(n.byName)
+	for name := range n.perRun {
+		x := n.byName[name]
+		c.byName[name] = Reshape(Slice(x, AxisRange(), AxisElem(k)), x.Shape().Dimensions[0])
+	}
+	c.meta = maps.Clone(n.meta)
+	if k < len(n.runMeta) {
+		maps.Copy(c.meta, n.runMeta[k])
+	}
+	return &c
 }
 
 // Get returns the input named name; it panics (graph building) when absent.

@@ -76,34 +76,99 @@ func NewLabelWise(numNodes int, src, dst []int32, class []int32, numClasses int)
 
 // AddTo adds the structure to in under prefix: prefix/adj (sparse),
 // prefix/class ([N, 1] int32), metadata prefix/present (the number of
-// classes present) and prefix/numclasses. When the features x would be
+// classes present) and prefix/numclasses, and the class groups of
+// LabelWiseConv's grouped products. When the features x would be
 // multiplied as a sparse matrix (see Inputs.SetFeatures), it also adds the
 // class-shifted copy the first layer uses, prefix/xcls: N x F·C with entry
 // (u, j) of X at column j·C + class(u) (so that X̃ · reshape(W_cls, F·C, out)
 // gives the rows h[u] W_class(u)).
 func (lw *LabelWise) AddTo(in *Inputs, prefix string, x *graph.Features) error {
-	sparse.Set(in, prefix+"/adj", lw.Adj)
-	in.SetInt32(prefix+"/class", lw.Class, lw.NumNodes, 1)
-	in.SetMeta(prefix+"/present", lw.NumPresent)
-	in.SetMeta(prefix+"/numclasses", lw.NumClasses)
-	lw.addGroups(in, prefix)
+	return AddLabelWiseRuns(in, prefix, []*LabelWise{lw}, x)
+}
+
+// AddLabelWiseRuns adds the label-wise structures of R runs (lws[r]: run
+// r's labels on the same edges) under prefix, as AddTo adds one run's:
+// prefix/adj is then the edges' pattern and prefix/vals [NNZ, R] each run's
+// entry values; prefix/class [N·R, 1] holds run r's class of node u at row
+// u·R + r; prefix/present is each run's (Inputs.SetRunMeta); the groups
+// hold every run's nodes; prefix/xcls is [N·R, F·C·R], entry (u, j) of X
+// for run r at row u·R + r and column (j·C + class_r(u))·R + r.
+func AddLabelWiseRuns(in *Inputs, prefix string, lws []*LabelWise, x *graph.Features) error {
+	r, first := len(lws), lws[0]
+	n, c := first.NumNodes, first.NumClasses
+	class := make([]int32, n*r)
+	for k, lw := range lws {
+		if lw.NumNodes != n || lw.NumClasses != c || lw.Adj.NNZ() != first.Adj.NNZ() {
+			return fmt.Errorf("nn: label-wise structures of %d runs on different graphs", r)
+		}
+		for u, cl := range lw.Class {
+			class[u*r+k] = cl
+		}
+		in.SetRunMeta(k, prefix+"/present", lw.NumPresent)
+	}
+	if r == 1 {
+		sparse.Set(in, prefix+"/adj", first.Adj)
+	} else {
+		sparse.Set(in, prefix+"/adj", &sparse.SparseMatrix{NumRows: n, NumCols: n, Rows: first.Adj.Rows, Cols: first.Adj.Cols})
+		in.SetFloat(prefix+"/vals", entryValuesRuns(lws), first.Adj.NNZ(), r)
+	}
+	in.SetInt32(prefix+"/class", class, n*r, 1)
+	in.SetMeta(prefix+"/present", first.NumPresent)
+	in.SetMeta(prefix+"/numclasses", c)
+	addGroups(in, prefix, class, n, r, c)
 	if x == nil || x.Density() >= SparseDensityThreshold {
 		return nil
 	}
-	if x.NumRows() != lw.NumNodes {
-		return fmt.Errorf("nn: label-wise structure for %d nodes, features with %d rows", lw.NumNodes, x.NumRows())
+	if x.NumRows() != n {
+		return fmt.Errorf("nn: label-wise structure for %d nodes, features with %d rows", n, x.NumRows())
 	}
+	return addClassShifted(in, prefix+"/xcls", x, class, r, c)
+}
+
+// entryValuesRuns are the runs' values of the shared edge pattern, [NNZ, R]
+// (entry i of run r at i·R + r).
+func entryValuesRuns(lws []*LabelWise) []float32 {
+	r := len(lws)
+	vals := make([]float32, lws[0].Adj.NNZ()*r)
+	for k, lw := range lws {
+		a := lw.Adj
+		for i, row := range a.Rows {
+			v := float32(1)
+			if a.Vals != nil {
+				v = a.Vals[i]
+			}
+			if a.RowScale != nil {
+				v *= a.RowScale[row]
+			}
+			vals[i*r+k] = v
+		}
+	}
+	return vals
+}
+
+// addClassShifted adds the runs' class-shifted features (see
+// AddLabelWiseRuns) under name.
+func addClassShifted(in *Inputs, name string, x *graph.Features, class []int32, r, c int) error {
 	rows, cols, vals := x.COO()
-	c := int32(lw.NumClasses)
-	shifted := make([]int32, len(cols))
-	for i, j := range cols {
-		shifted[i] = j*c + lw.Class[rows[i]]
+	nnz := len(rows)
+	sr, sc, sv := make([]int32, nnz*r), make([]int32, nnz*r), make([]float32, nnz*r)
+	for i := range rows {
+		for k := range r {
+			e := i*r + k
+			sr[e] = rows[i]*int32(r) + int32(k)
+			sc[e] = (cols[i]*int32(c)+class[int(rows[i])*r+k])*int32(r) + int32(k)
+			if vals != nil {
+				sv[e] = vals[i]
+			} else {
+				sv[e] = 1
+			}
+		}
 	}
-	mc, err := sparse.NewSparseMatrix(lw.NumNodes, x.NumCols()*int(c), rows, shifted, vals)
+	m, err := sparse.NewSparseMatrix(x.NumRows()*r, x.NumCols()*c*r, sr, sc, sv)
 	if err != nil {
 		return err
 	}
-	sparse.Set(in, prefix+"/xcls", mc)
+	sparse.Set(in, name, m)
 	return nil
 }
 
@@ -112,38 +177,52 @@ func (lw *LabelWise) AddTo(in *Inputs, prefix string, x *graph.Features) error {
 // labels give slightly different class sizes share one compiled graph.
 var LabelWiseGroupQuantum = 32
 
-// addGroups adds the nodes of each class (prefix/group/kk: [cap_k, 1],
-// padded with N) and each node's position in the concatenated groups
-// (prefix/grouppos: [N, 1]), for the grouped products of LabelWiseConv.
-func (lw *LabelWise) addGroups(in *Inputs, prefix string) {
-	q := max(64, (lw.NumNodes+LabelWiseGroupQuantum-1)/LabelWiseGroupQuantum)
-	groups := make([][]int32, lw.NumClasses)
-	for v, c := range lw.Class {
-		groups[c] = append(groups[c], int32(v))
+// addGroups adds the nodes of each class of every run (prefix/group/kk:
+// [cap_k·R, 1], run r's i-th node u at row i·R + r as u·R + r, padded with
+// N·R) and each node's position in the concatenated groups (prefix/grouppos:
+// [N·R, 1] at row u·R + r), for the grouped products of LabelWiseConv;
+// class holds run r's class of u at u·R + r.
+func addGroups(in *Inputs, prefix string, class []int32, n, r, c int) {
+	q := max(64, (n+LabelWiseGroupQuantum-1)/LabelWiseGroupQuantum)
+	members := make([][][]int32, c) // [class][run] nodes
+	for k := range members {
+		members[k] = make([][]int32, r)
 	}
-	pos := make([]int32, lw.NumNodes)
+	for u := range n {
+		for run := range r {
+			k := class[u*r+run]
+			members[k][run] = append(members[k][run], int32(u))
+		}
+	}
+	pos := make([]int32, n*r)
 	off := 0
-	for k, grp := range groups {
+	for k, byRun := range members {
+		p := 0
+		for _, m := range byRun {
+			p = max(p, len(m))
+		}
 		capk := 0
-		if len(grp) > 0 {
-			capk = (len(grp) + q - 1) / q * q
+		if p > 0 {
+			capk = (p + q - 1) / q * q
 		}
 		in.SetMeta(fmt.Sprintf("%s/group/%02d/cap", prefix, k), capk)
 		if capk == 0 {
 			continue
 		}
-		idx := make([]int32, capk)
+		idx := make([]int32, capk*r)
 		for i := range idx {
-			idx[i] = int32(lw.NumNodes)
+			idx[i] = int32(n * r)
 		}
-		for i, v := range grp {
-			idx[i] = v
-			pos[v] = int32(off + i)
+		for run, m := range byRun {
+			for i, u := range m {
+				idx[i*r+run] = u*int32(r) + int32(run)
+				pos[int(u)*r+run] = int32(off + i*r + run)
+			}
 		}
-		off += capk
-		in.SetInt32(fmt.Sprintf("%s/group/%02d", prefix, k), idx, capk, 1)
+		off += capk * r
+		in.SetInt32(fmt.Sprintf("%s/group/%02d", prefix, k), idx, capk*r, 1)
 	}
-	in.SetInt32(prefix+"/grouppos", pos, lw.NumNodes, 1)
+	in.SetInt32(prefix+"/grouppos", pos, n*r, 1)
 }
 
 // LabelWiseGroupedFLOPs: above this many multiply-adds for the one-product
@@ -152,17 +231,23 @@ func (lw *LabelWise) addGroups(in *Inputs, prefix string) {
 // row gathers).
 var LabelWiseGroupedFLOPs = float64(1 << 27)
 
-// LabelWiseGraph is the label-wise structure inside a graph.
+// LabelWiseGraph is the label-wise structure of R runs inside a graph
+// (AddLabelWiseRuns; one run: LabelWise.AddTo).
 type LabelWiseGraph struct {
 	Prefix     string
 	NumClasses int
-	Adj        *sparse.SpMat
-	// Class [N, 1] int32.
+	// Adj is Σ_k A_k: with one run the matrix itself, with several the
+	// edges' pattern, each run's entry values in Vals [NNZ, R].
+	Adj  *sparse.SpMat
+	Vals *Node
+	// Class [N·R, 1] int32: run r's class of node u at row u·R + r.
 	Class *Node
 	// XCls: the class-shifted sparse features (nil when absent).
 	XCls *sparse.SpMat
-	// Groups[k] [cap_k, 1] lists class k's nodes (nil for an empty class);
-	// GroupPos [N, 1] is each node's row in the concatenated groups.
+	// Groups[k] [cap_k·R, 1] lists class k's nodes of every run (row i·R + r:
+	// run r's i-th node u of class k, as the row u·R + r of the runs' [N·R, F]
+	// node matrix, N·R for padding; nil for a class no run has); GroupPos
+	// [N·R, 1] is each of those rows' position in the concatenated groups.
 	Groups   []*Node
 	GroupPos *Node
 	nodes    *Nodes
@@ -182,10 +267,11 @@ func (lw *LabelWiseGraph) ForPass(train bool) *LabelWiseGraph {
 	return &c
 }
 
-// LabelWise returns the structure added with LabelWise.AddTo.
+// LabelWise returns the structure added with LabelWise.AddTo or
+// AddLabelWiseRuns.
 func (n *Nodes) LabelWise(prefix string) *LabelWiseGraph {
 	lw := &LabelWiseGraph{Prefix: prefix, NumClasses: n.Meta(prefix + "/numclasses"), Adj: sparse.FromNodes(n, prefix+"/adj"),
-		Class: n.Get(prefix + "/class"), nodes: n}
+		Vals: n.Maybe(prefix + "/vals"), Class: n.Get(prefix + "/class"), nodes: n}
 	if n.Maybe(prefix+"/xcls/rows") != nil {
 		lw.XCls = sparse.FromNodes(n, prefix+"/xcls")
 	}
@@ -229,15 +315,20 @@ func (n *Nodes) LabelWise(prefix string) *LabelWiseGraph {
 func LabelWiseConv(scope *model.Scope, h Features, lw *LabelWiseGraph, out int) *Node {
 	g := h.Graph()
 	dt := h.DType()
-	f, c, n := h.NumCols(), lw.NumClasses, h.NumRows()
+	r := Runs(scope)
+	f, c, n := h.colsPerRun(r), lw.NumClasses, h.NumRows()
 	init := FanInFromMeta(lw.Prefix+"/present", f)
-	wSelf := Param(scope, g, "weight_self", dt, init, lw.nodes, f, out)
-	wCls := Param(scope, g, "weight_cls", dt, init, lw.nodes, f, c, out)
-	b := Param(scope, g, "bias", dt, init, lw.nodes, out)
+	layout := RunsTransposed // on the runs' own h: batched products
+	if h.shared() {
+		layout = FusedCols // on shared features: one product for all runs
+	}
+	wSelf := RunsParam(scope, g, "weight_self", dt, init, lw.nodes, layout, f, out)
+	wCls := RunsParam(scope, g, "weight_cls", dt, init, lw.nodes, layout, f, c, out)
+	b := RunsParam(scope, g, "bias", dt, init, lw.nodes, FusedCols, out)
 	var self, m *Node
 	switch {
 	case h.Sparse != nil:
-		if lw.XCls == nil || lw.XCls.NumCols != f*c {
+		if lw.XCls == nil || lw.XCls.NumCols != f*c*r {
 			panicf("nn: LabelWiseConv on sparse features needs %s/xcls for %d features (LabelWise.AddTo with the features)",
 				lw.Prefix, f)
 		}
@@ -245,29 +336,64 @@ func LabelWiseConv(scope *model.Scope, h Features, lw *LabelWiseGraph, out int) 
 		if h.Sparse.Vals != nil { // dropout or explicit values: same entry order
 			xc = xc.WithVals(h.Sparse.Vals)
 		}
-		self, m = h.Sparse.Mul(wSelf), xc.Mul(Reshape(wCls, f*c, out))
-	case float64(n)*float64(f)*float64(out)*float64(c) > LabelWiseGroupedFLOPs:
+		self, m = h.mulShared(wSelf, r), xc.Mul(Reshape(wCls, f*c*r, out)) // rows u·R + r
+	case float64(r)*float64(n)*float64(f)*float64(out)*float64(c) > LabelWiseGroupedFLOPs && (r == 1 || !h.shared()):
 		// Grouped: W_k for class k's nodes only.
+		self = runsProject(h.Dense, wSelf, r)
+		m = lw.grouped(h.Dense, wCls, r, f, out)
+	case h.shared() && r > 1:
 		self = Project(h.Dense, wSelf)
-		hp := Concatenate([]*Node{h.Dense, Zeros(g, shapes.Make(dt, 1, f))}, 0)
-		var parts []*Node
-		for k, grp := range lw.Groups {
-			if grp == nil {
-				continue
-			}
-			wk := Reshape(Slice(wCls, AxisRange(), AxisElem(k)), f, out)
-			parts = append(parts, Project(Gather(hp, grp, true), wk))
-		}
-		m = Gather(Concatenate(parts, 0), lw.GroupPos)
+		y := Project(h.Dense, Reshape(wCls, f, c*r*out)) // [N, C·R·out]
+		m = Gather(Reshape(y, n*c*r, out), lw.sharedRows(n, r))
 	default:
-		self = Project(h.Dense, wSelf)
-		y := Project(h.Dense, Reshape(wCls, f, c*out)) // [N, C·out]
-		y = Reshape(y, n*c, out)
-		idx := Add(MulScalar(Iota(g, shapes.Make(lw.Class.DType(), n, 1), 0), c), lw.Class)
-		m = Gather(y, idx, true)
+		wc := wCls
+		if r == 1 {
+			wc = Reshape(wCls, f, c*out)
+		}
+		self = runsProject(h.Dense, wSelf, r)
+		y := runsProject(h.Dense, wc, r) // [N, R·C·out]
+		idx := Add(MulScalar(Iota(g, shapes.Make(lw.Class.DType(), n*r, 1), 0), c), lw.Class)
+		m = Gather(Reshape(y, n*r*c, out), idx, true) // rows (u·R + r)·C + class
 	}
-	agg := lw.Adj.Mul(m)
+	agg := runsMul(lw.Adj, Reshape(m, n, r*out), r, lw.Vals)
 	return Add(Add(agg, self), ExpandAxes(b, 0))
+}
+
+// sharedRows are the rows (u·C + class_r(u))·R + r of the all-classes
+// product of shared features (y [N, C·R·out] as [N·C·R, out]), at u·R + r.
+func (lw *LabelWiseGraph) sharedRows(n, r int) *Node {
+	g, dt := lw.Class.Graph(), lw.Class.DType()
+	c := lw.NumClasses
+	cls := Reshape(lw.Class, n, r)
+	u := Iota(g, shapes.Make(dt, n, r), 0)
+	run := Iota(g, shapes.Make(dt, n, r), 1)
+	return Reshape(Add(MulScalar(Add(MulScalar(u, c), cls), r), run), n*r, 1)
+}
+
+// grouped returns M_r[u] = h_r[u]·W_class_r(u) at rows u·R + r for h
+// [N, R·f] and wCls ([f, C, out] for one run, [R, C·out, f] for several):
+// one product per class present in any run, class k's nodes gathered as
+// [cap_k, R·f] (padding rows zero), times W_k of each run.
+func (lw *LabelWiseGraph) grouped(h, wCls *Node, r, f, out int) *Node {
+	g, dt := h.Graph(), h.DType()
+	n := h.Shape().Dimensions[0]
+	hp := Concatenate([]*Node{Reshape(h, n*r, f), Zeros(g, shapes.Make(dt, 1, f))}, 0)
+	var parts []*Node
+	for k, grp := range lw.Groups {
+		if grp == nil {
+			continue
+		}
+		p := grp.Shape().Dimensions[0] / r
+		var wk *Node
+		if r == 1 {
+			wk = Reshape(Slice(wCls, AxisRange(), AxisElem(k)), f, out)
+		} else {
+			wk = Slice(wCls, AxisRange(), AxisRange(k*out, (k+1)*out), AxisRange()) // [R, out, f]
+		}
+		hk := Reshape(Gather(hp, grp, r == 1), p, r*f) // several runs' rows: not sorted
+		parts = append(parts, Reshape(runsProject(hk, wk, r), p*r, out))
+	}
+	return Gather(Concatenate(parts, 0), lw.GroupPos)
 }
 
 // LabelWiseAggregates returns the per-class aggregates a_{v,k} = (A_k h)[v]

@@ -220,8 +220,8 @@ func testLabelWiseConv(t *testing.T) {
 		})
 		got, _ := h.Forward()
 		ws, wc, b := h.VarValues("/lwc/weight_self"), h.VarValues("/lwc/weight_cls"), h.VarValues("/lwc/bias")
-		want := nn.LabelWiseReference(nntest.DenseX(g), g.Src(), g.Dst(), class, 3,
-			nn.LabelWiseConcatWeight(ws, wc, 4, 3, out, lw.Present), b)
+		want := nntest.LabelWiseReference(nntest.DenseX(g), g.Src(), g.Dst(), class, 3,
+			nntest.LabelWiseConcatWeight(ws, wc, 4, 3, out, lw.Present), b)
 		nntest.AssertClose(t, "label-wise", got, nntest.Flat(want), 1e-6) // w_e stored in float32
 		// Official fan-in: (K_present + 1)·F = 3·4.
 		bound := 1 / math.Sqrt(12)
@@ -273,8 +273,8 @@ func testLabelWiseDenseHidden(t *testing.T) {
 				return nn.LabelWiseConv(scope.In("lwc"), nn.DenseFeatures(x), n.LabelWise("lw"), 4)
 			})
 			got, _ := h.Forward()
-			want := nn.LabelWiseReference(nntest.Matrix(hv, 5, 3), g.Src(), g.Dst(), tc.class, 3,
-				nn.LabelWiseConcatWeight(h.VarValues("/lwc/weight_self"), h.VarValues("/lwc/weight_cls"), 3, 3, 4, lw.Present),
+			want := nntest.LabelWiseReference(nntest.Matrix(hv, 5, 3), g.Src(), g.Dst(), tc.class, 3,
+				nntest.LabelWiseConcatWeight(h.VarValues("/lwc/weight_self"), h.VarValues("/lwc/weight_cls"), 3, 3, 4, lw.Present),
 				h.VarValues("/lwc/bias"))
 			nntest.AssertClose(t, "label-wise (dense h)", got, nntest.Flat(want), 1e-6)
 			h.CheckGradients(rng, 1e-6)

@@ -11,28 +11,31 @@ import (
 //
 // Shapes: x [N, in], W [in, out] (variable "weight"), b [out] (variable
 // "bias", omitted when bias is false), y [N, out]. Initialisation: PyTorch's
-// default, U(-1/sqrt(in), 1/sqrt(in)) for both W and b.
+// default, U(-1/sqrt(in), 1/sqrt(in)) for both W and b. With R runs x is
+// [N, R·in] and y [N, R·out]; the runs' weights are multiplied in one
+// batched product (PerRun).
 //
 // With GOMLX_FUSION on it goes through GoMLX's nn.Dense (the backend's
 // fused kernel); otherwise through Project (cheaper weight gradient).
 func Linear(scope *model.Scope, x *Node, out int, bias bool) *Node {
-	in := x.Shape().Dimensions[x.Rank()-1]
+	in := x.Shape().Dimensions[x.Rank()-1] / Runs(scope)
 	return LinearWithInit(scope, x, out, bias, LinearInit(in), LinearInit(in))
 }
 
 // LinearWithInit is Linear with explicit initialisations for W and b.
 func LinearWithInit(scope *model.Scope, x *Node, out int, bias bool, wInit, bInit Init) *Node {
 	g := x.Graph()
-	in := x.Shape().Dimensions[x.Rank()-1]
-	w := Param(scope, g, "weight", x.DType(), wInit, nil, in, out)
+	r := Runs(scope)
+	in := x.Shape().Dimensions[x.Rank()-1] / r
+	w := RunsParam(scope, g, "weight", x.DType(), wInit, nil, RunsTransposed, in, out)
 	var b *Node
 	if bias {
-		b = Param(scope, g, "bias", x.DType(), bInit, nil, out)
+		b = RunsParam(scope, g, "bias", x.DType(), bInit, nil, FusedCols, out)
 	}
-	if x.Rank() != 2 || hasFusedDense(g) {
+	if r == 1 && (x.Rank() != 2 || hasFusedDense(g)) {
 		return gnn.Dense(x, w, b, compute.DenseLayoutInputOutputs)
 	}
-	y := Project(x, w)
+	y := runsProject(x, w, r)
 	if b != nil {
 		y = Add(y, ExpandAxes(b, 0))
 	}

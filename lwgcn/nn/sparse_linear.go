@@ -15,24 +15,27 @@ import (
 // dense N x F product); its gradient with respect to W does the same over
 // the columns of X. Dense X uses Linear. Initialisation: PyTorch's
 // nn.Linear, U(-1/sqrt(F), 1/sqrt(F)).
+//
+// With R runs, X shared by the runs (the node features) is multiplied once
+// for all runs, the runs' weights side by side, W [F, R·out] (FusedCols),
+// each run with its own dropout of X (DropoutFeatures); the runs' own
+// matrices [N, R·F] go through Linear. y is [N, R·out].
 func SparseLinear(scope *model.Scope, x Features, out int, bias bool) *Node {
-	if x.Sparse == nil {
-		return Linear(scope, x.Dense, out, bias)
-	}
-	in := x.NumCols()
+	in := x.colsPerRun(Runs(scope))
 	return SparseLinearWithInit(scope, x, out, bias, LinearInit(in), LinearInit(in))
 }
 
 // SparseLinearWithInit is SparseLinear with explicit initialisations.
 func SparseLinearWithInit(scope *model.Scope, x Features, out int, bias bool, wInit, bInit Init) *Node {
-	if x.Sparse == nil {
+	r := Runs(scope)
+	if x.Sparse == nil && (r == 1 || !x.Shared) {
 		return LinearWithInit(scope, x.Dense, out, bias, wInit, bInit)
 	}
 	g := x.Graph()
-	w := Param(scope, g, "weight", x.DType(), wInit, nil, x.NumCols(), out)
-	y := x.Sparse.Mul(w)
+	w := RunsParam(scope, g, "weight", x.DType(), wInit, nil, FusedCols, x.NumCols(), out)
+	y := x.mulShared(w, r)
 	if bias {
-		y = Add(y, ExpandAxes(Param(scope, g, "bias", x.DType(), bInit, nil, out), 0))
+		y = Add(y, ExpandAxes(RunsParam(scope, g, "bias", x.DType(), bInit, nil, FusedCols, out), 0))
 	}
 	return y
 }

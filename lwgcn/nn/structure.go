@@ -92,8 +92,9 @@ func SelfLoopEdges(numNodes int, src, dst []int32) (*sparse.SparseMatrix, error)
 
 // AddGraphBasics adds the features ("x"), the labels ("labels", [N] int32,
 // unlabelled nodes as class 0 — masks exclude them) and the number of
-// classes (metadata "num_classes").
-func AddGraphBasics(in *Inputs, g *graph.Graph) error {
+// classes (metadata "num_classes"), then the model's own inputs (more, in
+// order).
+func AddGraphBasics(in *Inputs, g *graph.Graph, more ...func(*Inputs, *graph.Graph) error) error {
 	if g.Features() == nil {
 		return fmt.Errorf("nn: graph %q has no features", g.Name())
 	}
@@ -108,6 +109,11 @@ func AddGraphBasics(in *Inputs, g *graph.Graph) error {
 	}
 	in.SetInt32(InputLabels, labels, g.NumNodes())
 	in.SetMeta(InputNumClasses, g.NumClasses())
+	for _, add := range more {
+		if err := add(in, g); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -138,30 +144,32 @@ func AddGATEdges(in *Inputs, g *graph.Graph) error {
 }
 
 // SetSplitMasks sets the float masks "mask/train", "mask/val" and
-// "mask/test" ([N], 1 for members) for one split; unlabelled nodes are
-// rejected.
-func SetSplitMasks(in *Inputs, g *graph.Graph, s graph.Split) error {
-	n := g.NumNodes()
+// "mask/test" of the runs' splits, [N, R] (run r's members 1 in column r;
+// see Inputs.SetRunFloat); unlabelled nodes are rejected.
+func SetSplitMasks(in *Inputs, g *graph.Graph, splits ...graph.Split) error {
+	n, r := g.NumNodes(), len(splits)
 	labels := g.Labels()
-	set := func(name string, idx []int32) error {
-		m := make([]float32, n)
-		for _, v := range idx {
-			if v < 0 || int(v) >= n {
-				return fmt.Errorf("nn: %s node %d outside %d nodes", name, v, n)
+	for _, part := range []struct {
+		name string
+		of   func(s graph.Split) []int32
+	}{
+		{InputTrainMask, func(s graph.Split) []int32 { return s.Train }},
+		{InputValMask, func(s graph.Split) []int32 { return s.Val }},
+		{InputTestMask, func(s graph.Split) []int32 { return s.Test }},
+	} {
+		m := make([]float32, n*r)
+		for k, s := range splits {
+			for _, v := range part.of(s) {
+				if v < 0 || int(v) >= n {
+					return fmt.Errorf("nn: %s node %d outside %d nodes", part.name, v, n)
+				}
+				if labels == nil || labels[v] < 0 {
+					return fmt.Errorf("nn: %s node %d is unlabelled", part.name, v)
+				}
+				m[int(v)*r+k] = 1
 			}
-			if labels == nil || labels[v] < 0 {
-				return fmt.Errorf("nn: %s node %d is unlabelled", name, v)
-			}
-			m[v] = 1
 		}
-		in.SetFloat(name, m, n)
-		return nil
+		in.SetRunFloat(part.name, m, n, r)
 	}
-	if err := set(InputTrainMask, s.Train); err != nil {
-		return err
-	}
-	if err := set(InputValMask, s.Val); err != nil {
-		return err
-	}
-	return set(InputTestMask, s.Test)
+	return nil
 }

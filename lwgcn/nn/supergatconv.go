@@ -219,7 +219,7 @@ func superGATLinkLoss(scope *model.Scope, xw3, dot *Node, edges *sparse.SpMat, s
 	// edges). posW [E] is 1 for the kept edges.
 	posW := Ones(g, shapes.Make(dt, e))
 	if cfg.EdgeSampleRatio < 1 {
-		posW = ConvertDType(LessThan(scope.RandomUniform(g, shapes.Make(dt, e)), Scalar(g, dt, cfg.EdgeSampleRatio)), dt)
+		posW = ConvertDType(LessThan(RunUniform(scope, g, shapes.Make(dt, e)), Scalar(g, dt, cfg.EdgeSampleRatio)), dt)
 	}
 	scale := 1.0
 	if cfg.Attention == SuperGATSD {
@@ -258,8 +258,8 @@ func superGATBCE(xw3, dot, posW, nSrc, nDst, okW *Node, scale float64) *Node {
 func superGATNegatives(scope *model.Scope, set SuperGATEdges, n, numNeg int) (src, dst, ok *Node) {
 	g := set.Keys.Graph()
 	r := SuperGATNegativeRounds
-	cs := scope.RandomIntN(g, int32(n), shapes.Make(dtypes.Int32, r, numNeg))
-	cd := scope.RandomIntN(g, int32(n), shapes.Make(dtypes.Int32, r, numNeg))
+	cs := RunIntN(scope, g, int32(n), shapes.Make(dtypes.Int32, r, numNeg))
+	cd := RunIntN(scope, g, int32(n), shapes.Make(dtypes.Int32, r, numNeg))
 	var valid *Node // [R, numNeg]
 	if set.Table != nil {
 		cand := Add(MulScalar(cs, float64(n)), cd) // < N² <= SuperGATTableMaxPairs: fits int32

@@ -177,7 +177,7 @@ func evaluate(t *testing.T, b compute.Backend, m nn.Model, g *graph.Graph, prep 
 		nn.UseVariableParameters(scope, gr)
 		nodes := in.Nodes(params)
 		out := m.Forward(scope, nodes, false)
-		loss := train.MaskedNLL(LogSoftmax(out, -1), nodes.Get(nn.InputLabels), nodes.Get(nn.InputTrainMask))
+		loss := train.Total(train.MaskedNLL(LogSoftmax(out, -1), nodes.Get(nn.InputLabels), nodes.Get(nn.InputTrainMask)))
 		vars = vars[:0]
 		var vs []*Node
 		for v := range store.IterVariables() {
@@ -196,7 +196,7 @@ func evaluate(t *testing.T, b compute.Backend, m nn.Model, g *graph.Graph, prep 
 		t.Fatalf("compiling on %s: %v", b.Name(), err)
 	}
 	p := pass{compile: time.Since(start), grads: map[string][]float64{}, init: map[string][]float64{}}
-	if err := nn.Reinitialize(store, seed, in); err != nil {
+	if err := nn.Reinitialize(store, in, seed); err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range vars {

@@ -143,7 +143,7 @@ type Run struct {
 	PeakMemBytes uint64  `json:"peak_mem_bytes,omitempty"`
 
 	// BatchRuns is the number of runs trained together in the computation
-	// that trained this one (package train/batched); 0 (absent) means it
+	// that trained this one (train.Config.BatchSize); 0 (absent) means it
 	// was trained alone.
 	BatchRuns int `json:"batch_runs,omitempty"`
 	// Note explains how the record was made when it is not one training

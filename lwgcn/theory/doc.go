@@ -81,5 +81,8 @@
 // Discriminability measures GCN-aggregated, label-wise-aggregated and raw
 // features of a *graph.Graph: per-dimension Fisher ratios and the test
 // accuracy of a multinomial logistic regression (and of nearest class mean),
-// after an optional fixed random Gaussian projection.
+// after an optional fixed random Gaussian projection. PredictedVsMeasured
+// puts the closed forms, with their assumptions estimated from a graph
+// (Params from its edges, its homophily and degree), beside the Fisher ratios
+// the graph measures along the direction between two classes' means.
 package theory

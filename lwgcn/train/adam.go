@@ -138,6 +138,39 @@ func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...str
 		exceptions.Panicf("train: Adam needs a scalar loss, got %s", loss.Shape())
 	}
 	store := scope.Store()
+	sel := o.selected(groups)
+	vars, groupIdx := o.variables(store, g, sel)
+	if len(vars) == 0 {
+		exceptions.Panicf("train: optimizer groups %v have no variables in this graph", groups)
+	}
+	nodes := make([]*Node, len(vars))
+	for i, v := range vars {
+		nodes[i] = v.NodeValue(g)
+	}
+	grads := Gradient(loss, nodes...)
+	gn := o.stepScalars(store, g, sel)
+	for k, v := range vars {
+		i := groupIdx[k]
+		a := o.Groups[i].Adam
+		p := nodes[k]
+		dt := p.DType()
+		grad := grads[k]
+		if gn[i].decay {
+			grad = Add(grad, Mul(p, ConvertDType(gn[i].wd, dt)))
+		}
+		mVar, vVar := o.momentVars(store, i, v)
+		ag := MulScalar(grad, 1-a.Beta1)
+		m := Add(MulScalar(mVar.NodeValue(g), a.Beta1), ag)
+		vv := Add(MulScalar(vVar.NodeValue(g), a.Beta2), MulScalar(Square(ag), (1-a.Beta2)/((1-a.Beta1)*(1-a.Beta1))))
+		mVar.SetNodeValue(m)
+		vVar.SetNodeValue(vv)
+		upd := Div(m, Add(Sqrt(vv), ConvertDType(gn[i].eps, dt)))
+		v.SetNodeValue(Sub(p, Mul(upd, ConvertDType(gn[i].stepSize, dt))))
+	}
+}
+
+// selected marks the named groups (every group when none is named).
+func (o *Optimizer) selected(groups []string) []bool {
 	sel := make([]bool, len(o.Groups))
 	if len(groups) == 0 {
 		for i := range sel {
@@ -151,8 +184,12 @@ func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...str
 		}
 		sel[i] = true
 	}
-	var vars []*model.Variable
-	var groupIdx []int
+	return sel
+}
+
+// variables are the variables of the selected groups that g uses, with
+// their groups.
+func (o *Optimizer) variables(store *model.Store, g *Graph, sel []bool) (vars []*model.Variable, groupIdx []int) {
 	for v := range store.IterVariables() {
 		if !v.InUseByGraph(g) {
 			continue
@@ -161,21 +198,20 @@ func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...str
 			vars, groupIdx = append(vars, v), append(groupIdx, i)
 		}
 	}
-	if len(vars) == 0 {
-		exceptions.Panicf("train: optimizer groups %v have no variables in this graph", groups)
-	}
-	nodes := make([]*Node, len(vars))
-	for i, v := range vars {
-		nodes[i] = v.NodeValue(g)
-	}
-	grads := Gradient(loss, nodes...)
-	// Per group: the step counter and the folded scalars of the update (see
-	// Adam), as float64 scalars.
-	type groupNodes struct {
-		stepSize, eps, wd *Node
-		decay             bool
-	}
-	gn := map[int]groupNodes{}
+	return vars, groupIdx
+}
+
+// groupScalars are a group's step counter's folded scalars of the update
+// (see Adam), as float64 scalars.
+type groupScalars struct {
+	stepSize, eps, wd *Node
+	decay             bool
+}
+
+// stepScalars advances the selected groups' step counters and returns
+// their scalars.
+func (o *Optimizer) stepScalars(store *model.Store, g *Graph, sel []bool) map[int]groupScalars {
+	gn := map[int]groupScalars{}
 	for i := range o.Groups {
 		if !sel[i] {
 			continue
@@ -200,26 +236,9 @@ func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...str
 		// p -= stepSize · m / (sqrt(v) + eps·sqrt(bc2)):
 		stepSize := Div(Mul(lr, sqrtBC2), bc1)
 		eps := MulScalar(sqrtBC2, a.Eps)
-		gn[i] = groupNodes{stepSize: stepSize, eps: eps, wd: wd, decay: a.WeightDecay != 0}
+		gn[i] = groupScalars{stepSize: stepSize, eps: eps, wd: wd, decay: a.WeightDecay != 0}
 	}
-	for k, v := range vars {
-		i := groupIdx[k]
-		a := o.Groups[i].Adam
-		p := nodes[k]
-		dt := p.DType()
-		grad := grads[k]
-		if gn[i].decay {
-			grad = Add(grad, Mul(p, ConvertDType(gn[i].wd, dt)))
-		}
-		mVar, vVar := o.momentVars(store, i, v)
-		ag := MulScalar(grad, 1-a.Beta1)
-		m := Add(MulScalar(mVar.NodeValue(g), a.Beta1), ag)
-		vv := Add(MulScalar(vVar.NodeValue(g), a.Beta2), MulScalar(Square(ag), (1-a.Beta2)/((1-a.Beta1)*(1-a.Beta1))))
-		mVar.SetNodeValue(m)
-		vVar.SetNodeValue(vv)
-		upd := Div(m, Add(Sqrt(vv), ConvertDType(gn[i].eps, dt)))
-		v.SetNodeValue(Sub(p, Mul(upd, ConvertDType(gn[i].stepSize, dt))))
-	}
+	return gn
 }
 
 func (o *Optimizer) stateScope(store *model.Store, group int) *model.Scope {

@@ -162,13 +162,16 @@ func bestParams(rr *RunResult) map[string]any {
 	return p
 }
 
-func (c *runCheckpoint) save(store *model.Store, rr *RunResult, epoch int, done bool) error {
+// save writes the run's state after epoch: the store's variables, its
+// history and, when they changed, the best epoch's outputs and weights
+// (best).
+func (c *runCheckpoint) save(store *model.Store, rr *RunResult, best map[string]*tensors.Tensor, epoch int, done bool) error {
 	if err := c.writeIdentity(); err != nil {
 		return err
 	}
-	if c.bestDirty && rr.Weights != nil {
+	if c.bestDirty && best != nil {
 		s := model.NewStore()
-		for path, w := range rr.Weights {
+		for path, w := range best {
 			if err := cloneInto(s, path, w); err != nil {
 				return err
 			}

@@ -52,7 +52,7 @@ func explodingEpoch(m nn.Model) EpochFunc {
 		counter := scope.In("explode").VariableWithValue("epochs", 0.0).SetTrainable(false)
 		e := AddScalar(counter.NodeValue(g), 1)
 		counter.SetNodeValue(e)
-		ep.TrainLoss = Pow(Scalar(g, dtypes.Float64, 10), e)
+		ep.TrainLoss = Reshape(Pow(Scalar(g, dtypes.Float64, 10), e), 1)
 		return ep
 	}
 }

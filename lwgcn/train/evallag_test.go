@@ -31,7 +31,7 @@ func TestEvalLagGivesTheSameRun(t *testing.T) {
 	run := func(det bool, cfg Config) *RunResult {
 		t.Helper()
 		tr := quickTrainer(t, g, detModel{m, det}, cfg)
-		if got := tr.evalExec != nil; got != det {
+		if got := tr.step.eval != nil; got != det {
 			t.Fatalf("evaluation lag %v, want %v", got, det)
 		}
 		rr, err := tr.RunOne(context.Background(), Run{Split: 1, Seed: 7})

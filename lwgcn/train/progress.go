@@ -9,8 +9,9 @@ import (
 )
 
 // Progress receives training progress. Calls come from the training
-// goroutine, in order: Begin, then for each run StartRun, EndEpoch per
-// epoch, EndRun, and finally End.
+// goroutine, in order: Begin, then for each batch of runs (one run with a
+// batch size of 1) StartRun of each run, EndEpoch per run and epoch (the
+// batch's runs in turn), EndRun of each run, and finally End.
 type Progress interface {
 	// Begin announces runs (splits x seeds) of epochs each.
 	Begin(runs, epochs int)

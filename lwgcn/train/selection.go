@@ -6,8 +6,6 @@ import (
 	"math"
 	"sort"
 
-	"github.com/gomlx/gomlx/core/tensors"
-
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 )
 
@@ -175,22 +173,20 @@ func ROCAUC(scores []float64, positive []bool) float64 {
 	return (rankSum - float64(pos)*float64(pos+1)/2) / (float64(pos) * float64(neg))
 }
 
-// splitROCAUC reads the [N, 2] log-probabilities of an epoch and returns the
-// validation and test ROC-AUC of class 1 (score log p1 - log p0, monotone in
-// p1).
-func splitROCAUC(logp *tensors.Tensor, labels []int32, split graph.Split) (val, test float64, err error) {
-	flat, err := tensors.CopyFlatData[float32](logp)
-	if err != nil {
-		return 0, 0, fmt.Errorf("reading log-probabilities for ROC-AUC: %w", err)
-	}
-	if len(flat) != 2*len(labels) {
-		return 0, 0, fmt.Errorf("ROC-AUC needs [N, 2] log-probabilities, got %d values for %d nodes", len(flat), len(labels))
+// splitROCAUC reads run k's block of an epoch's log-probabilities (flat
+// [N, R·2] of runs runs) and returns the validation and test ROC-AUC of
+// class 1 (score log p1 - log p0, monotone in p1).
+func splitROCAUC(flat []float32, runs, k int, labels []int32, split graph.Split) (val, test float64, err error) {
+	if len(flat) != 2*runs*len(labels) {
+		return 0, 0, fmt.Errorf("ROC-AUC needs [N, 2] log-probabilities per run, got %d values for %d nodes and %d runs",
+			len(flat), len(labels), runs)
 	}
 	auc := func(nodes []int32) float64 {
 		scores := make([]float64, len(nodes))
 		pos := make([]bool, len(nodes))
 		for i, v := range nodes {
-			scores[i] = float64(flat[2*v+1]) - float64(flat[2*v])
+			at := (int(v)*runs + k) * 2
+			scores[i] = float64(flat[at+1]) - float64(flat[at])
 			pos[i] = labels[v] == 1
 		}
 		return ROCAUC(scores, pos)

@@ -164,6 +164,8 @@ func (s *scriptedModel) Prepare(g *graph.Graph, in *nn.Inputs) error {
 
 func (s *scriptedModel) Forward(*model.Scope, *nn.Nodes, bool) *Node { panic("unused") }
 
+func (s *scriptedModel) RunBytes(*graph.Graph) int64 { return 0 }
+
 func (s *scriptedModel) epoch(scope *model.Scope, g *Graph, in *nn.Nodes, _ *Optimizer) EpochNodes {
 	counter := scope.In("counter").VariableWithValue("epochs", 0.0).SetTrainable(false)
 	ep := AddScalar(counter.NodeValue(g), 1)
@@ -188,7 +190,7 @@ func (s *scriptedModel) epoch(scope *model.Scope, g *Graph, in *nn.Nodes, _ *Opt
 		loss = Add(loss, nanIf)
 	}
 	_ = shapes.Make
-	return EpochNodes{TrainLoss: loss, LogProbs: logp}
+	return EpochNodes{TrainLoss: Reshape(loss, 1), LogProbs: logp}
 }
 
 func TestBestEpochAndWeightCopies(t *testing.T) {
@@ -339,7 +341,7 @@ func TestConfigErrors(t *testing.T) {
 func withPhaseExtra(epoch EpochFunc, phase float64) EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
 		ep := epoch(scope, g, in, opt)
-		ep.Extra = map[string]*Node{"phase": Scalar(g, dtypes.Float64, phase)}
+		ep.Extra = map[string]*Node{"phase": Reshape(Scalar(g, dtypes.Float64, phase), 1)}
 		return ep
 	}
 }

@@ -91,15 +91,17 @@ func buildASGC(h Hyper) (nn.Model, Training, error) {
 func asgcEpoch(m models.ASGC, c float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels, mask := in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)
-		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, true))
 		nll := train.MaskedNLL(logp, labels, mask)
-		w := models.ASGCWeight(scope, g)
-		nTrain := ConvertDType(ReduceAllSum(mask), w.DType())
+		sq := nn.EachRunNode(scope, in, func(scope *model.Scope, _ *nn.Nodes) *Node {
+			return ReduceAllSum(Square(models.ASGCWeight(scope, g)))
+		}) // [R]
+		nTrain := ConvertDType(ReduceSum(mask, 0), sq.DType())
 		nTrain = Max(nTrain, OnesLike(nTrain))
-		penalty := Div(ReduceAllSum(Square(w)), MulScalar(nTrain, 2*c))
+		penalty := Div(sq, MulScalar(nTrain, 2*c))
 		loss := Add(nll, ConvertDType(penalty, nll.DType()))
-		opt.Step(scope, g, loss)
-		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
+		opt.Step(scope, g, train.Total(loss))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }

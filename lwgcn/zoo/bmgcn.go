@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -180,7 +181,7 @@ func bmgcnEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64, part bmg
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, _ *train.Optimizer) train.EpochNodes {
 		store := scope.Store()
 		state := store.Scope(model.JoinPath(train.StateScope, "bmgcn"))
-		labels, trainMask, valMask := in.Get(nn.InputLabels), in.Get(nn.InputTrainMask), in.Get(nn.InputValMask)
+		labels, trainMask := in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)
 
 		epochVar := state.VariableWithValue("epoch", float64(0)).SetTrainable(false)
 		t := epochVar.NodeValue(g)
@@ -190,62 +191,76 @@ func bmgcnEpoch(m models.BMGCN, mlpEpochs int, lr, wd, mlpLoss float64, part bmg
 
 		// Phase 0: one step of the MLP alone (the joint part draws its
 		// dropout masks only).
-		mlpLogp := nn.ClassLogSoftmax(m.MLPLogits(scope.ResetVisited(), in, true))
+		mlpLogp := nn.RunsLogSoftmax(scope, m.MLPLogits(scope.ResetVisited(), in, true))
 		dt := mlpLogp.DType()
-		preLoss := train.MaskedNLL(mlpLogp, labels, trainMask)
+		preLoss := train.MaskedNLL(mlpLogp, labels, trainMask) // [R]
 		if withPre {
-			pre.step(scope, g, preLoss, inPre)
+			pre.step(scope, g, train.Total(preLoss), inPre)
 		}
-		var mlpVars []*model.Variable
-		for v := range store.IterVariables() {
-			if isMLP(v) && nn.IsParam(store, v) && v.InUseByGraph(g) {
-				mlpVars = append(mlpVars, v)
-			}
-		}
-		// Keep the MLP weights of the best validation accuracy (>=).
-		mlpEval := nn.ClassLogSoftmax(StopGradient(m.MLPLogits(scope.ResetVisited(), in, false)))
-		nVal := Max(ReduceAllSum(ConvertDType(valMask, dt)), ScalarOne(g, dt))
-		mlpValAcc := Div(train.CorrectCount(mlpEval, labels, valMask), nVal)
-		bestVar := state.VariableWithValue("best_val", float64(0)).SetTrainable(false)
-		best := bestVar.NodeValue(g)
-		acc64 := ConvertDType(mlpValAcc, dtypes.Float64)
-		improved := LogicalAnd(inPre, GreaterOrEqual(acc64, best))
-		if withPre {
-			bestVar.SetNodeValue(Where(improved, acc64, best))
-		}
-		for _, v := range mlpVars {
-			kept := store.Scope(model.JoinPath(train.StateScope, "bmgcn", "best", v.Scope())).
-				VariableWithValue(v.Name(), tensors.FromShape(v.Shape())).SetTrainable(false)
-			k := kept.NodeValue(g)
-			if withPre {
-				k = Where(improved, v.NodeValue(g), k)
-				kept.SetNodeValue(k)
-			}
-			if mlpEpochs > 0 && withJoint {
-				// The joint phase starts from the kept weights.
-				v.SetNodeValue(Where(firstJoint, k, v.NodeValue(g)))
-			}
-		}
+		mlpValAcc := keepBestMLP(m, scope, g, in, inPre, firstJoint, isMLP, withPre, withJoint && mlpEpochs > 0)
 
 		// Phase 1: the joint model.
 		logits, mlpLogits := m.ForwardBoth(scope.ResetVisited(), in, true)
-		c := logits.Shape().Dimensions[1]
-		wrong := nn.ClassLogSoftmax(MulScalar(OneHot(ModScalar(AddScalar(labels, 1), c), c, dt), 10))
+		r, c := nn.Runs(scope), in.Meta(nn.InputNumClasses)
+		n := logits.Shape().Dimensions[0]
+		wrong := nn.ClassLogSoftmax(MulScalar(OneHot(ModScalar(AddScalar(labels, 1), c), c, dt), 10)) // [N, C]
+		wrong = Reshape(BroadcastToDims(Reshape(wrong, n, 1, c), n, r, c), n, r*c)
+		extra := map[string]*Node{ExtraPhase: Add(ZerosLike(mlpValAcc), ConvertDType(LogicalNot(inPre), dt)),
+			ExtraMLPValAcc: mlpValAcc}
 		if !withJoint {
 			// Pre-training epochs: a prediction that is wrong on every node.
-			return train.EpochNodes{TrainLoss: preLoss, LogProbs: wrong,
-				Extra: map[string]*Node{ExtraPhase: ZerosLike(mlpValAcc), ExtraMLPValAcc: mlpValAcc}}
+			return train.EpochNodes{TrainLoss: preLoss, LogProbs: wrong, Extra: extra}
 		}
-		jointLoss := Add(train.MaskedNLL(nn.ClassLogSoftmax(logits), labels, trainMask),
-			MulScalar(train.MaskedNLL(nn.ClassLogSoftmax(mlpLogits), labels, trainMask), mlpLoss))
-		joint.step(scope, g, jointLoss, LogicalNot(inPre))
-		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
-		phase := ConvertDType(LogicalNot(inPre), dt)
+		jointLoss := Add(train.MaskedNLL(nn.RunsLogSoftmax(scope, logits), labels, trainMask),
+			MulScalar(train.MaskedNLL(nn.RunsLogSoftmax(scope, mlpLogits), labels, trainMask), mlpLoss))
+		joint.step(scope, g, train.Total(jointLoss), LogicalNot(inPre))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
 		if !withPre {
-			return train.EpochNodes{TrainLoss: jointLoss, LogProbs: eval,
-				Extra: map[string]*Node{ExtraPhase: phase, ExtraMLPValAcc: mlpValAcc}}
+			return train.EpochNodes{TrainLoss: jointLoss, LogProbs: eval, Extra: extra}
 		}
-		return train.EpochNodes{TrainLoss: Where(inPre, preLoss, jointLoss), LogProbs: Where(inPre, wrong, eval),
-			Extra: map[string]*Node{ExtraPhase: phase, ExtraMLPValAcc: mlpValAcc}}
+		return train.EpochNodes{TrainLoss: Where(inPre, preLoss, jointLoss), LogProbs: Where(inPre, wrong, eval), Extra: extra}
 	}
+}
+
+// keepBestMLP keeps, per run, the MLP weights of its best validation
+// accuracy during pre-training (>=, withPre) and starts the joint phase
+// from them (at its first epoch, withStart). It returns each run's MLP
+// validation accuracy after the epoch's step, [R].
+func keepBestMLP(m models.BMGCN, scope *model.Scope, g *Graph, in *nn.Nodes, inPre, firstJoint *Node,
+	isMLP func(v *model.Variable) bool, withPre, withStart bool) *Node {
+	store := scope.Store()
+	labels, valMask := in.Get(nn.InputLabels), in.Get(nn.InputValMask)
+	var mlpVars []*model.Variable
+	for v := range store.IterVariables() {
+		if isMLP(v) && nn.IsParam(store, v) && v.InUseByGraph(g) {
+			mlpVars = append(mlpVars, v)
+		}
+	}
+	mlpEval := nn.RunsLogSoftmax(scope, StopGradient(m.MLPLogits(scope.ResetVisited(), in, false)))
+	dt := mlpEval.DType()
+	nVal := ReduceSum(ConvertDType(valMask, dt), 0)
+	mlpValAcc := Div(train.CorrectCount(mlpEval, labels, valMask), Max(nVal, OnesLike(nVal))) // [R]
+	r := nn.Runs(scope)
+	bestVar := store.Scope(model.JoinPath(train.StateScope, "bmgcn")).
+		VariableWithValue("best_val", tensors.FromShape(shapes.Make(dtypes.Float64, r))).SetTrainable(false)
+	best := bestVar.NodeValue(g)
+	acc64 := ConvertDType(mlpValAcc, dtypes.Float64)
+	improved := LogicalAnd(inPre, GreaterOrEqual(acc64, best)) // [R]
+	if withPre {
+		bestVar.SetNodeValue(Where(improved, acc64, best))
+	}
+	for _, v := range mlpVars {
+		kept := store.Scope(model.JoinPath(train.StateScope, "bmgcn", "best", v.Scope())).
+			VariableWithValue(v.Name(), tensors.FromShape(v.Shape())).SetTrainable(false)
+		k := kept.NodeValue(g)
+		if withPre {
+			k = Where(nn.RunsBroadcast(store, v, improved), v.NodeValue(g), k)
+			kept.SetNodeValue(k)
+		}
+		if withStart {
+			// The joint phase starts from the kept weights.
+			v.SetNodeValue(Where(firstJoint, k, v.NodeValue(g)))
+		}
+	}
+	return mlpValAcc
 }

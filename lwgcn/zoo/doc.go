@@ -6,6 +6,13 @@
 // not. Entries register themselves; `lwgcn train -model NAME` and the
 // reproduction commands find them by name.
 //
+// One home per model, as PyG splits convolutions and models: a model's
+// layer is in lwgcn/nn (<model>conv.go or the layer's name), the model in
+// lwgcn/models/<model>.go (with its memory estimate), and its entry here,
+// zoo/<model>.go: reference settings, training, whether runs train faster
+// batched (AutoBatch), notes. Hyper is every entry's one hyperparameter
+// type; Entry.Set sets one setting by name, as `lwgcn train`'s flags do.
+//
 // All baselines are trained with the same protocol as LW-GCN: full-batch
 // Adam as PyTorch defines it, a fixed number of epochs (400 unless the entry
 // says otherwise), and the epoch of best validation accuracy reported,

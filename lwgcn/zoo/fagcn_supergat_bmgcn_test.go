@@ -269,7 +269,7 @@ func TestBMGCNKeepsBestMLP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	er, err := tr.PrepareRun(train.Run{Split: 0, Seed: 4})
+	er, err := tr.PrepareRuns(train.Run{Split: 0, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func benchBaselineEpochs(b *testing.B, datasetNames, modelNames []string) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				er, err := tr.PrepareRun(train.Run{Split: 0, Seed: 15})
+				er, err := tr.PrepareRuns(train.Run{Split: 0, Seed: 15})
 				if err != nil {
 					b.Fatal(err)
 				}

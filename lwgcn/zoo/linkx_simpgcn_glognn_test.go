@@ -132,14 +132,14 @@ func TestLINKXGloGNNWeightDecayOfOffsets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		er, err := tr.PrepareRun(train.Run{Split: 0, Seed: 3})
+		er, err := tr.PrepareRuns(train.Run{Split: 0, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if _, err := er.Epoch(); err != nil { // compiles and creates the variables
 			t.Fatal(err)
 		}
-		if er, err = tr.PrepareRun(train.Run{Split: 0, Seed: 3}); err != nil {
+		if er, err = tr.PrepareRuns(train.Run{Split: 0, Seed: 3}); err != nil {
 			t.Fatal(err)
 		}
 		before = values(tr)

@@ -125,7 +125,7 @@ func mixhopSGDEpoch(m models.MixHop, lr0, wdKernels, wdPSum float64) train.Epoch
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, _ *train.Optimizer) train.EpochNodes {
 		store := scope.Store()
 		labels := in.Get(nn.InputLabels)
-		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, true))
 		loss := train.MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
 		var vars []*model.Variable
 		var nodes []*Node
@@ -134,7 +134,7 @@ func mixhopSGDEpoch(m models.MixHop, lr0, wdKernels, wdPSum float64) train.Epoch
 				vars, nodes = append(vars, v), append(nodes, v.NodeValue(g))
 			}
 		}
-		grads := Gradient(loss, nodes...)
+		grads := Gradient(train.Total(loss), nodes...)
 		stepVar := store.Scope(train.StateScope+"/sgd").VariableWithValue("step", float64(0)).SetTrainable(false)
 		step := stepVar.NodeValue(g)
 		stepVar.SetNodeValue(AddScalar(step, 1))
@@ -152,7 +152,7 @@ func mixhopSGDEpoch(m models.MixHop, lr0, wdKernels, wdPSum float64) train.Epoch
 			grad := Add(grads[i], MulScalar(p, wd))
 			v.SetNodeValue(Sub(p, Mul(ConvertDType(lr, p.DType()), grad)))
 		}
-		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }

@@ -22,7 +22,8 @@ func trainableParams(scope *model.Scope, g *Graph) []*model.Variable {
 }
 
 // offsetDecayTerm returns Σ_v wd·c_v·Σ δ_v over the trainable
-// nn.OffsetParam weights (c + δ) that g uses, or nil when there are none.
+// nn.OffsetParam weights (c + δ) that g uses (every run's: the term's
+// gradient on each run's δ is that run's), or nil when there are none.
 // Added to a loss that coupled Adam (weight decay wd) minimises, it makes the
 // decay gradient wd·(c + δ) — PyTorch's, on the parameter itself — where
 // Adam alone would add wd·δ.
@@ -60,10 +61,10 @@ func addOffsetDecay(scope *model.Scope, g *Graph, loss *Node, wd float64) *Node 
 func offsetExactEpoch(m nn.Model, wd float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels := in.Get(nn.InputLabels)
-		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, true))
 		loss := train.MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
-		opt.Step(scope, g, addOffsetDecay(scope, g, loss, wd))
-		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
+		opt.Step(scope, g, addOffsetDecay(scope, g, train.Total(loss), wd))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }
@@ -76,14 +77,14 @@ func offsetExactEpoch(m nn.Model, wd float64) train.EpochFunc {
 func adamWEpoch(m nn.Model, lr, wd float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels := in.Get(nn.InputLabels)
-		logp := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, true))
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, true))
 		loss := train.MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
 		vars := trainableParams(scope, g)
 		before := make([]*Node, len(vars))
 		for i, v := range vars {
 			before[i] = v.NodeValue(g)
 		}
-		opt.Step(scope, g, loss)
+		opt.Step(scope, g, train.Total(loss))
 		if wd != 0 {
 			for i, v := range vars {
 				p := before[i]
@@ -93,7 +94,7 @@ func adamWEpoch(m nn.Model, lr, wd float64) train.EpochFunc {
 				v.SetNodeValue(Sub(v.NodeValue(g), MulScalar(p, lr*wd)))
 			}
 		}
-		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval}
 	}
 }

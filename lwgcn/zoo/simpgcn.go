@@ -96,18 +96,16 @@ func buildSimPGCN(h Hyper) (nn.Model, Training, error) {
 // decay (applied to the score bias's effective value, see offsetExactEpoch).
 func SimPEpoch(m models.SimPGCN, wd float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
-		s := scope.ResetVisited()
-		logp, hidden := m.ForwardWithEmbedding(s, in, true)
+		logp, ssl := m.ForwardWithSSL(scope.ResetVisited(), in, true)
 		loss := train.MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
 		total := loss
 		extra := map[string]*Node{}
 		if m.Lambda > 0 {
-			ssl := m.SSLLoss(s, in, hidden)
 			total = Add(total, MulScalar(ssl, m.Lambda))
 			extra[ExtraSSLLoss] = ssl
 		}
-		opt.Step(scope, g, addOffsetDecay(scope, g, total, wd))
-		eval, _ := m.ForwardWithEmbedding(scope.ResetVisited(), in, false)
+		opt.Step(scope, g, addOffsetDecay(scope, g, train.Total(total), wd))
+		eval := m.Forward(scope.ResetVisited(), in, false)
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval, Extra: extra}
 	}
 }

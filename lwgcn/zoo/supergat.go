@@ -76,13 +76,13 @@ func SuperGATEpoch(m models.SuperGAT, lambda float64) train.EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 		labels := in.Get(nn.InputLabels)
 		logits, link := m.ForwardWithLinkLoss(scope.ResetVisited(), in, true)
-		loss := train.MaskedNLL(nn.ClassLogSoftmax(logits), labels, in.Get(nn.InputTrainMask))
+		loss := train.MaskedNLL(nn.RunsLogSoftmax(scope, logits), labels, in.Get(nn.InputTrainMask))
 		if link == nil {
-			link = ScalarZero(g, loss.DType())
+			link = ZerosLike(loss)
 		}
 		loss = Add(loss, MulScalar(link, lambda))
-		opt.Step(scope, g, loss)
-		eval := nn.ClassLogSoftmax(m.Forward(scope.ResetVisited(), in, false))
+		opt.Step(scope, g, train.Total(loss))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
 		return train.EpochNodes{TrainLoss: loss, LogProbs: eval, Extra: map[string]*Node{ExtraLinkLoss: link}}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,15 +70,15 @@ func (h Hyper) Selection() train.Selection {
 // Hyper are a model's hyperparameters: the union of what the entries use.
 // Entries document which fields they read.
 type Hyper struct {
-	Hidden      int     `json:"hidden,omitempty"`
-	Layers      int     `json:"layers,omitempty"`
-	Heads       int     `json:"heads,omitempty"`
-	Dropout     float64 `json:"dropout"`
-	Alpha       float64 `json:"alpha,omitempty"`
-	Lambda      float64 `json:"lambda,omitempty"`
-	LR          float64 `json:"lr"`
-	WeightDecay float64 `json:"weight_decay"`
-	Epochs      int     `json:"epochs"`
+	Hidden      int     `json:"hidden,omitempty" setting:"hidden"`
+	Layers      int     `json:"layers,omitempty" setting:"layers"`
+	Heads       int     `json:"heads,omitempty" setting:"heads"`
+	Dropout     float64 `json:"dropout" setting:"dropout"`
+	Alpha       float64 `json:"alpha,omitempty" setting:"alpha"`
+	Lambda      float64 `json:"lambda,omitempty" setting:"lambda"`
+	LR          float64 `json:"lr" setting:"lr"`
+	WeightDecay float64 `json:"weight_decay" setting:"wd"`
+	Epochs      int     `json:"epochs" setting:"epochs"`
 	// Extra holds model-specific settings (e.g. "k" for GPRGNN's steps).
 	Extra map[string]float64 `json:"extra,omitempty"`
 }
@@ -134,6 +135,12 @@ type Entry struct {
 	// the run's settings (GCNII's official pipelines differ per dataset).
 	// Prepare applies it.
 	Graph func(g *graph.Graph, h Hyper) *graph.Graph
+	// AutoBatch, if set, says whether the protocol's runs of the entry with
+	// settings h on the dataset graph g (before Graph) train faster several
+	// in one computation than alone, as measured with `lwgcn
+	// bench-batched`; experiments.BatchAuto batches them then. Without it
+	// they run alone unless batching is asked for.
+	AutoBatch func(g *graph.Graph, h Hyper) bool
 	// EpochExtras are the Extra keys that count epochs within Hyper.Epochs
 	// (BM-GCN's MLP pre-training epochs): WithEpochs scales them with it.
 	EpochExtras []string
@@ -185,6 +192,26 @@ func (e Entry) WithEpochs(h Hyper, n int) Hyper {
 		h = h.With(k, max(0, min(scaled, float64(n-1))))
 	}
 	return h
+}
+
+// SettingNames are the settings Entry.Set knows (the flags of `lwgcn
+// train`), in the order they are applied: epochs first (WithEpochs scales
+// the extras that count epochs), the Hyper fields' setting tags, then
+// "raw-features" (RawFeaturesKey).
+var SettingNames = append(append([]string{"epochs"}, slices.DeleteFunc(train.SettingNames(Hyper{}),
+	func(n string) bool { return n == "epochs" })...), "raw-features")
+
+// Set returns h with one setting set by name (SettingNames) to v; ok is
+// false for a name it does not know. Validate and Build check the values.
+func (e Entry) Set(h Hyper, name string, v float64) (_ Hyper, ok bool) {
+	switch name {
+	case "epochs":
+		return e.WithEpochs(h, int(v)), true
+	case "raw-features":
+		return h.With(RawFeaturesKey, v), true
+	}
+	ok = train.SetSetting(&h, name, v)
+	return h, ok
 }
 
 var registry = map[string]Entry{}
@@ -245,6 +272,14 @@ func NewTrainer(b compute.Backend, info backend.Info, g *graph.Graph, name strin
 	}
 	return train.New(b, m, g, cfg)
 }
+
+// batchedFaster is AutoBatch for the entries measured faster batched on
+// every dataset (`lwgcn bench-batched`, 10 runs per batch, the idle 2-core
+// machine; results/bench-batched.json). At two threads, the default: GCN
+// 1.25-1.68x, GAT 1.59-1.93x, MLP 0.98-1.31x (Squirrel's 0.98x is within the
+// blocks' spread; at one thread MLP is 0.87x on Texas, a 0.7 ms difference,
+// and 1.02-1.37x elsewhere).
+func batchedFaster(*graph.Graph, Hyper) bool { return true }
 
 // Undirected is the Graph transform most baselines use: the symmetric
 // closure of the edges (their reference code symmetrises the adjacency).

@@ -25,6 +25,7 @@ type rule struct {
 var rules = []rule{
 	{"lwgcn/graph", true, []string{"github.com/gomlx/", module + "/lwgcn/"}, "the graph core is plain Go at the bottom", nil},
 	{"lwgcn/homophily", false, []string{"github.com/gomlx/"}, "homophily measures run on the host", nil},
+	{"lwgcn/userdata", false, []string{"github.com/gomlx/", module + "/lwgcn/datasets"}, "users' files are read on the host, apart from the registered datasets", nil},
 	{"lwgcn/analysis", false, []string{"github.com/gomlx/"}, "analysis runs on the host", nil},
 	{"lwgcn/gokernels", false, []string{module + "/lwgcn/", "github.com/gomlx/gomlx"}, "the backend's kernels see only compute", nil},
 	{"lwgcn/nn/sparse", false, []string{module + "/lwgcn/"}, "the sparse engine sits below the layers (on the backend's kernels)", []string{module + "/lwgcn/gokernels"}},
@@ -32,6 +33,8 @@ var rules = []rule{
 	{"lwgcn/models", false, []string{module + "/lwgcn/train", module + "/lwgcn/labelwise", module + "/lwgcn/zoo"}, "models know no trainer", nil},
 	{"lwgcn/train", false, []string{module + "/lwgcn/models", module + "/lwgcn/labelwise", module + "/lwgcn/zoo", module + "/lwgcn/experiments"}, "the trainer takes any nn.Model", nil},
 	{"lwgcn/figures", false, []string{module + "/lwgcn/train", module + "/lwgcn/experiments", module + "/lwgcn/nn"}, "figures draw results, they do not train", nil},
+	{"lwgcn/experiments", false, []string{module + "/lwgcn/report"}, "the runner records results; lwgcn/report renders them", nil},
+	{"lwgcn/internal/runstest", false, []string{module + "/lwgcn/models", module + "/lwgcn/labelwise", module + "/lwgcn/zoo", module + "/lwgcn/experiments"}, "the runs harness trains any trainer's model", nil},
 	{"lwgcn/limits", false, []string{module + "/"}, "the memory bounds sit at the bottom: every loader and command uses them", nil},
 	{"lwgcn", true, []string{module + "/kernel", module + "/cmd"}, "the library never imports the kernel or the CLI", nil},
 }

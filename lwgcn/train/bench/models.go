@@ -40,6 +40,10 @@ func (m LabelWiseNet) Prepare(g *graph.Graph, in *nn.Inputs) error {
 	return lw.AddTo(in, "lw", g.Features())
 }
 
+// RunBytes implements nn.Model: two layers of Hidden (the suite trains one
+// run at a time, its label-wise structure being one run's).
+func (m LabelWiseNet) RunBytes(g *graph.Graph) int64 { return nn.LayersRunBytes(g, m.Hidden, 2, 0) }
+
 // Forward implements nn.Model; it returns logits.
 func (m LabelWiseNet) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	lw := in.LabelWise("lw").ForPass(train)

@@ -183,7 +183,7 @@ func measure(b compute.Backend, gc *graphCache, c Case, minTime time.Duration, r
 	if err != nil {
 		return err
 	}
-	er, err := tr.PrepareRun(train.Run{Split: 0, Seed: 1})
+	er, err := tr.PrepareRuns(train.Run{Split: 0, Seed: 1})
 	if err != nil {
 		return err
 	}

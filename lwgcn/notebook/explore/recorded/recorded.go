@@ -17,6 +17,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/notebook"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/plot"
+	"github.com/lwgcn/toolkit/lwgcn/report"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/synth"
 )
@@ -93,7 +94,7 @@ func DrawSweep(runs []results.Run, v notebook.Values) (*notebook.View, error) {
 // are compared (ours against the paper's, a bar chart) and the variant whose
 // runs are listed split by split.
 func Ablation(runs []results.Run) (*notebook.Explorer, error) {
-	sums := experiments.Summaries(runs)
+	sums := report.Summaries(runs)
 	var ds []string
 	for _, d := range paper.Table3Datasets {
 		for _, m := range paper.Table3Models {
@@ -123,7 +124,7 @@ func Ablation(runs []results.Run) (*notebook.Explorer, error) {
 }
 
 // DrawAblation is Ablation's view for the values v, from the summaries of the runs.
-func DrawAblation(sums map[string]map[string]*experiments.Summary, v notebook.Values) (*notebook.View, error) {
+func DrawAblation(sums map[string]map[string]*report.Summary, v notebook.Values) (*notebook.View, error) {
 	d, variant := v.Choice("dataset"), v.Choice("variant")
 	ours := plot.Series{Name: "ours (mean ± std)"}
 	theirs := plot.Series{Name: "the paper's"}

@@ -1,0 +1,76 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// The note on the backend timings follows what each block recorded: idle
+// (the worst block's figure), shared (the blocks named with their figure)
+// or not recorded.
+func TestBackendShareNote(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	row := func(backend string, procs int, others *float64) results.BackendBench {
+		return results.BackendBench{Dataset: "texas", Case: "gcn", Backend: backend, GOMAXPROCS: procs, CPUs: procs, MsPerEpoch: 1, OtherCores: others}
+	}
+	idle := []results.BackendBench{row("go", 2, f(0.03)), row("xla:cpu", 2, f(0.11)), row("go", 1, f(0.02))}
+	note := backendShareNote(idle, true)
+	if !strings.Contains(note, "otherwise idle machine: other processes kept at most 0.11 cores busy") || strings.Contains(note, "shared") {
+		t.Errorf("idle note = %q", note)
+	}
+	shared := append(idle, row("xla:cpu", 1, f(1.37)))
+	note = backendShareNote(shared, true)
+	if !strings.Contains(note, "(xla:cpu at 1 thread: 1.37 cores), so those wall times include waiting for a core and their ratios to PyTorch") || strings.Contains(note, "otherwise idle") {
+		t.Errorf("shared note = %q", note)
+	}
+	unknown := []results.BackendBench{row("go", 2, nil), row("xla:cpu", 2, f(0.01))}
+	note = backendShareNote(unknown, true)
+	if !strings.Contains(note, "was not recorded for go at 2 threads (") || strings.Contains(note, "otherwise idle") {
+		t.Errorf("unknown note = %q", note)
+	}
+	// Rows record their own figure: a block is as busy as its busiest row.
+	perRow := append(idle, row("go", 2, f(0.9)))
+	note = backendShareNote(perRow, false)
+	if !strings.Contains(note, "(go at 2 threads: 0.90 cores), so those wall times include waiting for a core; the CPU time") {
+		t.Errorf("per-row note = %q", note)
+	}
+}
+
+// GPU timings (results/bench-gpu.json) get their own table, without the
+// PyTorch columns (another machine); with no timings at all, no section.
+func TestBackendsSectionGPU(t *testing.T) {
+	dir := t.TempDir()
+	if md, err := backendsSection(dir); err != nil || md != "" {
+		t.Fatalf("empty results dir: %q, %v", md, err)
+	}
+	cores := 0.01
+	rows := []results.BackendBench{
+		{Dataset: "cora", Case: results.CaseEpoch, Backend: "go", GOMAXPROCS: 2, CPUs: 2, MsPerEpoch: 301.5, CPUMs: 505.4, OtherCores: &cores},
+		{Dataset: "cora", Case: results.CaseEpoch, Backend: "xla:xla_cuda_plugin.so", GOMAXPROCS: 2, CPUs: 2, MsPerEpoch: 17.1, CPUMs: 14.5, CompileSecs: 112, OtherCores: &cores},
+	}
+	data, err := json.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bench-gpu.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	md, err := backendsSection(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### Speed on a GPU machine",
+		"| Cora | lwgcn-epoch | 2 | 301.5 (505.4) | 0.00 | – | 17.1 (14.5) | 112.00 | – | xla:xla\\_cuda\\_plugin.so 17.63× (from 394 epochs) |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("section lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "PyTorch ms/epoch") || strings.Contains(md, "no timings") {
+		t.Errorf("GPU section with PyTorch columns or the no-timings line:\n%s", md)
+	}
+}

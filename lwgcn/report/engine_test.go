@@ -1,0 +1,56 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+func writeEngineBench(t *testing.T, rows []results.EngineBench) string {
+	t.Helper()
+	dir := t.TempDir()
+	data, err := json.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bench-engine.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestEngineSection(t *testing.T) {
+	prov := results.Provenance{Commit: "0123456789abcdef", Backend: "go", SIMD: true, Vector: "AVX2", Machine: "AMD EPYC (family 25 model 1)",
+		Date: "2026-11-28T00:00:00Z", Engine: "compute v0.1.14 + lwgcn patches", Kernels: "gathersum+rng"}
+	v := func(name string, ms, others float64) results.EngineVariant {
+		return results.EngineVariant{Name: name, MsPerEpoch: ms, CPUMs: ms, OtherCores: others, BlockMs: []float64{ms}, Provenance: prov}
+	}
+	dir := writeEngineBench(t, []results.EngineBench{
+		{Dataset: "texas", Threads: 1, Blocks: 1, Variants: []results.EngineVariant{v("kernels off", 20, 0), v("kernels on", 9, 0.1)}},
+		{Dataset: "chameleon", Threads: 2, Blocks: 1, Variants: []results.EngineVariant{v("main", 30, 0.5), v("kernels off", 29, 0), v("kernels on", 13, 0)}},
+	})
+	got, err := engineSection(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| Texas | 1 | – | 20.00 | 9.00 | 2.22x | – | ≥ 2x | yes | 0.10 |",
+		"| Chameleon | 2 | 30.00 | 29.00 | 13.00 | 2.23x | 2.31x | ≤ 12 ms | no | 0.50 |",
+		"lwgcn kernels gathersum+rng, AMD EPYC (family 25 model 1)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("section lacks %q:\n%s", want, got)
+		}
+	}
+	dir = writeEngineBench(t, []results.EngineBench{{Dataset: "cora", Threads: 1, Blocks: 1, Variants: []results.EngineVariant{v("kernels on", 9, 0)}}})
+	if _, err := engineSection(dir); err == nil || !strings.Contains(err.Error(), `cora, 1 threads: needs the variants "kernels off" and "kernels on"`) {
+		t.Errorf("without kernels off: %v", err)
+	}
+	if s, err := engineSection(t.TempDir()); s != "" || err != nil {
+		t.Errorf("no file: %q, %v", s, err)
+	}
+}

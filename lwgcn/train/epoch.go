@@ -1,0 +1,214 @@
+package train
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/ml/model"
+
+	"github.com/lwgcn/toolkit/lwgcn/nn"
+)
+
+// Phase is a stretch of a run's epochs built by one EpochFunc.
+type Phase struct {
+	// Epochs is the phase's number of epochs (>= 1); the last phase's 0
+	// runs it to the end of the run.
+	Epochs int
+	Epoch  EpochFunc
+}
+
+// EpochNodes are what an EpochFunc builds, for the R runs of the batch
+// (see nn.Runs).
+type EpochNodes struct {
+	// TrainLoss is each run's training loss of the step (before the
+	// update), [R].
+	TrainLoss *Node
+	// LogProbs are the evaluation log-probabilities [N, R·C] after the
+	// update (dropout off).
+	LogProbs *Node
+	// Extra are further per-run values [R] reported per epoch (e.g. LW-GCN's
+	// model selection weight).
+	Extra map[string]*Node
+}
+
+// EpochFunc builds one epoch in g: the update step(s) through opt, and the
+// evaluation pass. It must use scope.ResetVisited() for each model pass.
+// Each run's loss must depend on its own weights only; opt steps on their
+// sum (Total), so each run's gradient is its own loss's.
+type EpochFunc func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes
+
+// Total is the sum of the runs' losses [R], the scalar an optimizer steps
+// on.
+func Total(losses *Node) *Node { return ReduceAllSum(losses) }
+
+// StandardEpoch is one full-batch step: forward with dropout, NLL of the
+// log-softmax on the training nodes, an Adam step on all groups, then the
+// forward pass without dropout with the updated weights.
+func StandardEpoch(m nn.Model) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		labels := in.Get(nn.InputLabels)
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, true))
+		loss := MaskedNLL(logp, labels, in.Get(nn.InputTrainMask))
+		opt.Step(scope, g, Total(loss))
+		eval := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
+		return EpochNodes{TrainLoss: loss, LogProbs: eval}
+	}
+}
+
+// DeterministicPass is implemented by models whose training pass computes
+// exactly what their evaluation pass computes (no dropout, no batch
+// statistics), such as LW-GCN's dense f_C. For them (with the standard
+// epoch) the trainer takes an epoch's evaluation from the next epoch's
+// training pass, which sees the same weights, instead of running the
+// evaluation pass after each step: an epoch is then one forward pass, the
+// backward pass and the update. The runs' results are the same; only the
+// last epoch and the checkpoints run the evaluation pass on its own.
+type DeterministicPass interface {
+	DeterministicPass() bool
+}
+
+// LaggedEpoch is a custom epoch with the evaluation lag of
+// DeterministicPass models: an epoch's end (its evaluation and what depends
+// on it) is computed by the next epoch's call, from that call's training
+// pass, which sees the same weights. Each of its calls must leave the model
+// in the same state, and report the same epochs' figures, as the epoch
+// function it replaces would (test it: see labelwise's selection epoch).
+type LaggedEpoch struct {
+	// Step is an epoch's step(s) alone (its LogProbs and Extra are not
+	// read): the first epoch of a run and the first after a checkpoint.
+	Step EpochFunc
+	// FinishAndStep ends the previous epoch (its LogProbs and Extra) and
+	// runs this epoch's step(s) (its TrainLoss).
+	FinishAndStep EpochFunc
+	// Finish ends the previous epoch alone (LogProbs and Extra; TrainLoss
+	// is not read): the last epoch and before a checkpoint.
+	Finish EpochFunc
+	// FinishUpdates, if set, says which weights (by variable path) an
+	// epoch's end updates: an epoch's copies of them are read after the
+	// call that ended it, the others' before.
+	FinishUpdates func(path string) bool
+}
+
+// laggedEpoch is StandardEpoch for a DeterministicPass model: one pass
+// (training mode, the same as evaluation), whose loss is the step's and
+// whose log-probabilities are the evaluation of the weights before the step.
+func laggedEpoch(m nn.Model) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, true))
+		loss := MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
+		opt.Step(scope, g, Total(loss))
+		return EpochNodes{TrainLoss: loss, LogProbs: logp}
+	}
+}
+
+// evalEpoch is the evaluation pass alone (no step).
+func evalEpoch(m nn.Model) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		logp := nn.RunsLogSoftmax(scope, m.Forward(scope.ResetVisited(), in, false))
+		return EpochNodes{TrainLoss: MaskedNLL(logp, in.Get(nn.InputLabels), in.Get(nn.InputTrainMask)), LogProbs: logp}
+	}
+}
+
+// statistics per run, the columns of an epoch's [R, numStats+extras]
+// output.
+const (
+	statTrainLoss = iota
+	statValLoss
+	statTrainCorrect
+	statValCorrect
+	statTestCorrect
+	statFinite
+	numStats
+)
+
+// step is the compiled epoch of one batch size: an executable per phase,
+// and with the evaluation lag (see DeterministicPass and LaggedEpoch) the
+// evaluation alone (eval: the last epoch and before checkpoints) and, for
+// a LaggedEpoch, its step alone (first: the first epoch, and the first
+// after eval).
+type step struct {
+	phases      []*model.Exec
+	eval, first *model.Exec
+	// extras are the names of the per-run Extra values, sorted, per phase.
+	extras [][]string
+}
+
+// buildEpoch builds an epoch's graph: its per-run statistics [R,
+// numStats+extras] and evaluation log-probabilities [N, R·C]; with report
+// it records its Extra keys (t.step.extras[phase]).
+func (t *Trainer) buildEpoch(phase int, report bool, epoch EpochFunc, scope *model.Scope, g *Graph, params []*Node) []*Node {
+	nn.UseVariableParameters(scope, g)
+	in := t.cur.Nodes(params)
+	ep := epoch(scope, g, in, t.opt)
+	labels := in.Get(nn.InputLabels)
+	logp := ep.LogProbs
+	f64 := func(x *Node) *Node { return ConvertDType(x, dtypes.Float64) }
+	n := logp.Shape().Dimensions[0]
+	r := in.Get(nn.InputTrainMask).Shape().Dimensions[1]
+	finiteLogp := ReduceMin(ConvertDType(IsFinite(Reshape(logp, n, r, -1)), dtypes.Float32), 0, 2) // [R]
+	finite := Min(finiteLogp, ConvertDType(IsFinite(ep.TrainLoss), dtypes.Float32))
+	stats := []*Node{
+		f64(ep.TrainLoss),
+		f64(MaskedNLL(logp, labels, in.Get(nn.InputValMask))),
+		f64(CorrectCount(logp, labels, in.Get(nn.InputTrainMask))),
+		f64(CorrectCount(logp, labels, in.Get(nn.InputValMask))),
+		f64(CorrectCount(logp, labels, in.Get(nn.InputTestMask))),
+		f64(finite),
+	}
+	if report {
+		t.step.extras[phase] = slices.Sorted(maps.Keys(ep.Extra))
+		for _, k := range t.step.extras[phase] {
+			stats = append(stats, f64(ep.Extra[k]))
+		}
+	}
+	return []*Node{Stack(stats, 1), logp}
+}
+
+// newEpochExec is the executable of an epoch function (see buildEpoch).
+func (t *Trainer) newEpochExec(phase int, report bool, epoch EpochFunc) (*model.Exec, error) {
+	exec, err := model.NewExec(t.backend, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
+		return t.buildEpoch(phase, report, epoch, scope, g, params)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return exec, nil
+}
+
+// newStep builds the executables of t's epoch functions.
+func (t *Trainer) newStep(finish, first EpochFunc) error {
+	t.step = &step{extras: make([][]string, len(t.phases))}
+	for i, p := range t.phases {
+		exec, err := t.newEpochExec(i, true, p.Epoch)
+		if err != nil {
+			return err
+		}
+		t.step.phases = append(t.step.phases, exec)
+	}
+	var err error
+	if finish != nil {
+		if t.step.eval, err = t.newEpochExec(0, true, finish); err != nil {
+			return err
+		}
+	}
+	if first != nil {
+		if t.step.first, err = t.newEpochExec(0, false, first); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// phaseOf is the index of the phase that runs epoch (1-based).
+func (t *Trainer) phaseOf(epoch int) int {
+	end := 0
+	for i, p := range t.phases {
+		end += p.Epochs
+		if p.Epochs == 0 || epoch <= end {
+			return i
+		}
+	}
+	return len(t.phases) - 1
+}
