@@ -34,7 +34,8 @@ func runBenchEngine(args []string) error {
 	procs := fs.String("procs", "1,2", "GOMAXPROCS values, comma-separated (each block is its own process)")
 	blocks := fs.Int("blocks", 3, "alternating blocks per variant, dataset and thread count; the median is kept")
 	benchTime := fs.Duration("benchtime", 3*time.Second, "minimum measuring time per block")
-	baseline := fs.String("baseline", "", "also time this lwgcn binary (e.g. one built from main before the patched engine) as the variant \"main\"")
+	var baselines baselineFlag
+	fs.Var(&baselines, "baseline", "also time another lwgcn binary, as `[name=]path` (repeatable; without a name the variant is \"main\", e.g. a binary built from main before the patched engine)")
 	out := fs.String("out", "", "output JSON (default results/bench-engine.json in the repository; \"-\" for stdout only)")
 	data := addDataFlags(fs)
 	if err := fs.Parse(args); err != nil {
@@ -67,11 +68,8 @@ func runBenchEngine(args []string) error {
 		{name: "kernels off", bin: self, env: []string{gokernels.EnvAll + "=off"}},
 		{name: "kernels on", bin: self, env: []string{gokernels.EnvAll + "=on"}},
 	}
-	if *baseline != "" {
-		if _, err := os.Stat(*baseline); err != nil {
-			return usageErrorf("-baseline: %v", err)
-		}
-		variants = append([]engineVariant{{name: "main", bin: *baseline}}, variants...)
+	for i := len(baselines) - 1; i >= 0; i-- {
+		variants = append([]engineVariant{baselines[i]}, variants...)
 	}
 	var rows []results.EngineBench
 	for _, ds := range datasetNames {
@@ -99,6 +97,35 @@ func runBenchEngine(args []string) error {
 		}
 	}
 	return writeJSON(path, rows)
+}
+
+// baselineFlag collects -baseline's binaries: `path` is the variant "main",
+// `name=path` its own variant (e.g. main before another change).
+type baselineFlag []engineVariant
+
+func (f *baselineFlag) String() string { return "" }
+
+func (f *baselineFlag) Set(s string) error {
+	name, bin, named := strings.Cut(s, "=")
+	if !named {
+		name, bin = "main", s
+	}
+	if name == "" || bin == "" {
+		return fmt.Errorf("want [name=]path, got %q", s)
+	}
+	if strings.HasPrefix(name, "kernels ") {
+		return fmt.Errorf("%q: the names \"kernels off\" and \"kernels on\" are this binary's", name)
+	}
+	for _, v := range *f {
+		if v.name == name {
+			return fmt.Errorf("variant %q given twice", name)
+		}
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return err
+	}
+	*f = append(*f, engineVariant{name: name, bin: bin})
+	return nil
 }
 
 // parseProcs parses a comma-separated list of positive thread counts.

@@ -100,6 +100,9 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"train", "-nosuch"}, 2, "flag provided but not defined: -nosuch"},
 		{[]string{"train", "-epochs", "x"}, 2, `invalid value "x" for flag -epochs`},
 		{[]string{"train"}, 2, "-dataset is required"},
+		{[]string{"bench-engine", "-baseline", "old=/no/such/lwgcn"}, 2, `invalid value "old=/no/such/lwgcn" for flag -baseline: stat /no/such/lwgcn: no such file or directory`},
+		{[]string{"bench-engine", "-baseline", "kernels on=/bin/true"}, 2, `"kernels on": the names "kernels off" and "kernels on" are this binary's`},
+		{[]string{"bench-engine", "-baseline", "/bin/true", "-baseline", "main=/bin/true"}, 2, `variant "main" given twice`},
 		// -h is help (it used to be the homophily flag).
 		{[]string{"sweep", "-h"}, 0, "-homophily string"},
 		{[]string{"sweep", "-h", "0.5"}, 2, "-h 0.5: -h is help; the homophily values are set with -homophily 0.5"},

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
@@ -40,12 +41,26 @@ func engineSection(dir string) (string, error) {
 	b.WriteString("own ops) use them. `lwgcn bench-engine` times one full LW-GCN epoch (reference settings) with every\n")
 	b.WriteString("kernel off (compute's own ops: the engine of the commits before the patch) and on, in alternating\n")
 	b.WriteString("child processes, each a block of `lwgcn bench -lwgcn-only`; the median block is kept. `main` is a\n")
-	b.WriteString("binary built from main before the patched engine, when given with `-baseline`. The goals are the\n")
-	b.WriteString("fused-kernels issue's: at one thread a speed-up over main, at two threads ms per epoch on the\n")
-	b.WriteString("2-core AMD host. *Other cores* is the busiest block's CPU use by other processes (about 0 on an\n")
+	b.WriteString("binary built from main before the patched engine, when given with `-baseline`; another named\n")
+	b.WriteString("baseline (`-baseline name=path`, e.g. main before the one-trainer refactor) gets columns of its own,\n")
+	b.WriteString("its ms and its ratio to kernels on. The goals are the fused-kernels issue's: at one thread a\n")
+	b.WriteString("speed-up over main, at two threads ms per epoch on the 2-core AMD host. *Other cores* is the busiest block's CPU use by other processes (about 0 on an\n")
 	b.WriteString("idle machine; above a few tenths the times include waiting for a core).\n\n")
-	b.WriteString("| dataset | threads | main ms | kernels off ms | kernels on ms | off / on | main / on | goal | met | other cores |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|:-:|---:|\n")
+	// Other baselines (-baseline name=path: main before a later change) get
+	// their own columns, in the order they first appear.
+	var extra []string
+	for _, r := range rows {
+		for _, v := range r.Variants {
+			if v.Name != "main" && v.Name != "kernels off" && v.Name != "kernels on" && !slices.Contains(extra, v.Name) {
+				extra = append(extra, v.Name)
+			}
+		}
+	}
+	b.WriteString("| dataset | threads | main ms | kernels off ms | kernels on ms | off / on | main / on | goal | met |")
+	for _, name := range extra {
+		fmt.Fprintf(&b, " %s ms | %s / on |", name, name)
+	}
+	b.WriteString(" other cores |\n|---|---:|---:|---:|---:|---:|---:|---:|:-:|" + strings.Repeat("---:|---:|", len(extra)) + "---:|\n")
 	var provs []string
 	for _, r := range rows {
 		off, okOff := r.Variant("kernels off")
@@ -69,8 +84,17 @@ func engineSection(dir string) (string, error) {
 			}
 		}
 		others := max(off.OtherCores, on.OtherCores, main.OtherCores)
-		fmt.Fprintf(&b, "| %s | %d | %s | %.2f | %.2f | %.2fx | %s | %s | %s | %.2f |\n", experiments.DatasetTitle(r.Dataset), r.Threads,
-			mainMs, off.MsPerEpoch, on.MsPerEpoch, off.MsPerEpoch/on.MsPerEpoch, mainRatio, goal, met, others)
+		fmt.Fprintf(&b, "| %s | %d | %s | %.2f | %.2f | %.2fx | %s | %s | %s |", experiments.DatasetTitle(r.Dataset), r.Threads,
+			mainMs, off.MsPerEpoch, on.MsPerEpoch, off.MsPerEpoch/on.MsPerEpoch, mainRatio, goal, met)
+		for _, name := range extra {
+			if v, ok := r.Variant(name); ok {
+				fmt.Fprintf(&b, " %.2f | %.2fx |", v.MsPerEpoch, v.MsPerEpoch/on.MsPerEpoch)
+				others = max(others, v.OtherCores)
+			} else {
+				b.WriteString(" – | – |")
+			}
+		}
+		fmt.Fprintf(&b, " %.2f |\n", others)
 		if p := on.Provenance.String(); !strings.Contains(strings.Join(provs, "\n"), p) {
 			provs = append(provs, p)
 		}
