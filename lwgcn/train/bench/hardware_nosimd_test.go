@@ -14,3 +14,10 @@ func fmaPeak(iters int) float32 {
 }
 
 func fmaPeakWork(iters int) (macs, lanes int) { return 8 * iters, 1 }
+
+// triad is x = y + s·z.
+func triad(x, y, z []float32, s float32) {
+	for i := range x {
+		x[i] = y[i] + s*z[i]
+	}
+}

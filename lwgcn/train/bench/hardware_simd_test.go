@@ -32,3 +32,17 @@ func fmaPeakWork(iters int) (macs, lanes int) {
 	lanes = simd.BroadcastFloat32s(0).Len()
 	return lanes * 8 * iters, lanes
 }
+
+// triad is x = y + s·z with the widest vectors (a scalar loop measures the
+// core's instruction rate, not the memory's).
+func triad(x, y, z []float32, s float32) {
+	vs := simd.BroadcastFloat32s(s)
+	vl := vs.Len()
+	i := 0
+	for ; i+vl <= len(x); i += vl {
+		simd.LoadFloat32s(z[i:]).MulAdd(vs, simd.LoadFloat32s(y[i:])).Store(x[i:])
+	}
+	for ; i < len(x); i++ {
+		x[i] = y[i] + s*z[i]
+	}
+}
