@@ -110,3 +110,18 @@ func sumBlock1(o []float32, srcs [][]float32, w []float32, j, r, i int) {
 	}
 	a.Store(o)
 }
+
+// scaleRowF32 is dst = src · c with vectors (a multiply per value, as the
+// scalar loop: bit-identical).
+func scaleRowF32(dst, src []float32, c float32) {
+	vc := simd.BroadcastFloat32s(c)
+	vl := vc.Len()
+	src = src[:len(dst)]
+	i := 0
+	for ; i+vl <= len(dst); i += vl {
+		simd.LoadFloat32s(src[i:]).Mul(vc).Store(dst[i:])
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = src[i] * c
+	}
+}
