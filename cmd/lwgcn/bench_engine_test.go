@@ -22,7 +22,7 @@ func TestBenchEngine(t *testing.T) {
 	defer cancel()
 	bin := lwgcnBinary(t)
 	cmd := exec.CommandContext(ctx, bin, "bench-engine", "-datasets", "texas", "-procs", "1", "-blocks", "1",
-		"-benchtime", "100ms", "-baseline", bin, "-baseline", "before=" + bin, "-mirror", dstest.SharedDir(t), "-cache", t.TempDir(), "-out", out)
+		"-benchtime", "100ms", "-baseline", bin, "-baseline", "before="+bin, "-mirror", dstest.SharedDir(t), "-cache", t.TempDir(), "-out", out)
 	var e bytes.Buffer
 	cmd.Stderr = &e
 	if err := cmd.Run(); err != nil {
