@@ -290,3 +290,44 @@ func TestWithUnnormalizedFeatures(t *testing.T) {
 		t.Errorf("ToDense kept the link to the unnormalised features")
 	}
 }
+
+// DegreeOrder on tiny: degrees (in + out) 3, 5, 3, 1, 0, so node 1 first,
+// then 0 and 2 (tie: by id), 3, 4; Renumbered moves edges, labels, splits
+// and feature rows with their nodes.
+func TestRenumberedByDegree(t *testing.T) {
+	g := tiny(t)
+	order := g.DegreeOrder()
+	if !slices.Equal(order, []int32{1, 0, 2, 3, 4}) {
+		t.Fatalf("DegreeOrder %v", order)
+	}
+	h, err := g.Renumbered(order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Old edges 0>1 1>0 1>2 2>2 3>1 0>1 with 0 and 1 swapped.
+	if got := edges(h); got != "1>0 0>1 0>2 2>2 3>0 1>0" {
+		t.Errorf("edges %q", got)
+	}
+	if !slices.Equal(h.Labels(), []int32{1, 0, 1, 0, Unlabeled}) {
+		t.Errorf("labels %v", h.Labels())
+	}
+	sp := h.Splits()[0]
+	if !slices.Equal(sp.Train, []int32{1, 3}) || !slices.Equal(sp.Val, []int32{0}) || !slices.Equal(sp.Test, []int32{2}) {
+		t.Errorf("split %+v", sp)
+	}
+	if got := h.Features().DenseRow(0); !slices.Equal(got, []float32{0, 2, 0, 0}) {
+		t.Errorf("features row 0 = %v (old row 1)", got)
+	}
+	for _, c := range []struct {
+		order []int32
+		want  string
+	}{
+		{[]int32{0, 1, 2}, `graph "tiny": node order has length 3 for 5 nodes`},
+		{[]int32{0, 0, 1, 2, 3}, `graph "tiny": node order is not a permutation: position 1 holds 0`},
+		{[]int32{0, 1, 2, 3, 5}, `graph "tiny": node order is not a permutation: position 4 holds 5`},
+	} {
+		if _, err := g.Renumbered(c.order); err == nil || err.Error() != c.want {
+			t.Errorf("Renumbered(%v): %v, want %q", c.order, err, c.want)
+		}
+	}
+}

@@ -123,15 +123,60 @@ func (g *Graph) Subgraph(keep []bool) (*Graph, []int32, error) {
 	if len(keep) != g.numNodes {
 		return nil, nil, fmt.Errorf("graph %q: subgraph mask has length %d for %d nodes", g.name, len(keep), g.numNodes)
 	}
-	newID := make([]int32, g.numNodes)
 	var oldID []int32
 	for v, k := range keep {
 		if k {
-			newID[v] = int32(len(oldID))
 			oldID = append(oldID, int32(v))
-		} else {
-			newID[v] = -1
 		}
+	}
+	h, err := g.relabel(oldID)
+	return h, oldID, err
+}
+
+// Renumbered is the same graph with node i of the result being node
+// order[i] of g (order a permutation of g's nodes): edges (in their order),
+// features, labels and splits follow their nodes. A node order changes
+// which rows of a node matrix sit together in memory, not the graph.
+func (g *Graph) Renumbered(order []int32) (*Graph, error) {
+	if len(order) != g.numNodes {
+		return nil, fmt.Errorf("graph %q: node order has length %d for %d nodes", g.name, len(order), g.numNodes)
+	}
+	seen := make([]bool, g.numNodes)
+	for i, v := range order {
+		if v < 0 || int(v) >= g.numNodes || seen[v] {
+			return nil, fmt.Errorf("graph %q: node order is not a permutation: position %d holds %d", g.name, i, v)
+		}
+		seen[v] = true
+	}
+	return g.relabel(order)
+}
+
+// DegreeOrder lists g's nodes by decreasing degree (in plus out edges),
+// ties by id: the hubs first, so that their rows share cache lines and
+// pages when the node matrices follow this order (Renumbered).
+func (g *Graph) DegreeOrder() []int32 {
+	deg := make([]int, g.numNodes)
+	for e := range g.src {
+		deg[g.src[e]]++
+		deg[g.dst[e]]++
+	}
+	order := make([]int32, g.numNodes)
+	for v := range order {
+		order[v] = int32(v)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return deg[b] - deg[a] })
+	return order
+}
+
+// relabel makes the graph of the nodes oldID (new node i is oldID[i]) and
+// the edges between them, with their features, labels and split members.
+func (g *Graph) relabel(oldID []int32) (*Graph, error) {
+	newID := make([]int32, g.numNodes)
+	for v := range newID {
+		newID[v] = -1
+	}
+	for i, v := range oldID {
+		newID[v] = int32(i)
 	}
 	var src, dst []int32
 	for e := range g.src {
@@ -163,11 +208,7 @@ func (g *Graph) Subgraph(keep []bool) (*Graph, []int32, error) {
 	for _, sp := range g.splits {
 		spec.Splits = append(spec.Splits, Split{Train: remap(sp.Train), Val: remap(sp.Val), Test: remap(sp.Test)})
 	}
-	h, err := New(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	return h, oldID, nil
+	return New(spec)
 }
 
 // ConnectedComponents labels every node with the index of its weakly
