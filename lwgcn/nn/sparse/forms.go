@@ -55,9 +55,11 @@ func (f Form) String() string {
 // [N, 64], about 9 entries per row; the 2-core machine shared with other
 // work, load ~5, so the crossover is rough), ms dense / segment: N=32
 // 0.13/0.15, 64 0.18/0.10, 128 0.47/0.19, 183 0.56-0.67/0.23-0.33, 512
-// 2.0/0.46, 1024 9.0/1.1, 2708 32/2.5, 5201 185/4.2. So on XLA CPU the
-// segment form wins from about 48 nodes on: every dataset of the paper
-// uses it. A GPU's GEMM is far cheaper per element: measure there
+// 2.0/0.46, 1024 9.0/1.1, 2708 32/2.5, 5201 185/4.2; a second run, busier
+// still: 64 0.08/0.11, 128 0.52/0.13, 183 0.41/0.57, 512 2.9/0.80, 5201
+// 437/13. So on XLA CPU the crossover lies somewhere between 48 and 183
+// nodes (noise) and the segment form wins clearly from 512 on; the
+// datasets of the paper (183 nodes and more) all use it. A GPU's GEMM is far cheaper per element: measure there
 // (xla/gpu-check.sh runs the benchmark) before raising this for xla:cuda.
 var XLADenseMaxNodes = 32
 
