@@ -57,7 +57,8 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs\n", name, results.CaseEpoch, row.MsPerEpoch, row.CPUMs, row.CompileSecs)
+			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs (%d graphs, epoch %d ops)\n", name, results.CaseEpoch,
+				row.MsPerEpoch, row.CPUMs, row.CompileSecs, row.Compiles, row.EpochOps)
 			if err := save(row); err != nil {
 				return err
 			}
@@ -144,6 +145,7 @@ func benchEpochOn(b compute.Backend, info backend.Info, name string, minTime tim
 		return row, fmt.Errorf("%s on %s: %w", name, info.Name, err)
 	}
 	row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs = t.CompileSecs, t.MsPerEpoch, t.CPUMsPerEpoch, t.PeakRSSBytes, t.Epochs
+	row.Compiles, row.EpochOps = t.Compiles, t.EpochOps
 	return row, nil
 }
 

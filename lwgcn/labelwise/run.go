@@ -207,6 +207,15 @@ func (r *Runner) Run(ctx context.Context, split int, seed int64) (*SplitResult, 
 	return res[0], nil
 }
 
+// Compiles is the number of epoch graphs f_P and the main model compiled
+// so far (train.Trainer.Compiles): the same after every batch whose inputs
+// keep the first batch's shapes.
+func (r *Runner) Compiles() int { return r.main.Compiles() + r.pseudo.Compiles() }
+
+// EpochOps is the op count of the main model's epoch graph
+// (train.Trainer.EpochOps).
+func (r *Runner) EpochOps() int { return r.main.EpochOps() }
+
 // RunAll trains every run, batch by batch (WithBatch), and returns one
 // result per run, in order.
 func (r *Runner) RunAll(ctx context.Context, runs []train.Run) ([]*SplitResult, error) {

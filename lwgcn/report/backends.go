@@ -12,6 +12,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
 	"github.com/lwgcn/toolkit/lwgcn/figures"
 	"github.com/lwgcn/toolkit/lwgcn/paper"
+	"github.com/lwgcn/toolkit/lwgcn/plot"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -74,6 +75,7 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString("executables still hold, and overstates one case run alone.\n\n")
 		b.WriteString(backendShareNote(rows, true) + "\n\n")
 		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, experiments.DatasetTitle, speedDatasets).Markdown())
+		b.WriteString(compileTable(rows))
 	}
 	if len(gpu) == 0 {
 		if len(rows) > 0 {
@@ -90,7 +92,33 @@ func backendsSection(dir string) (string, error) {
 	b.WriteString("(the compile column: once per graph, so once per run).\n\n")
 	b.WriteString(backendShareNote(gpu, false) + "\n\n")
 	b.WriteString(figures.BackendSpeedTable("", gpu, nil, experiments.DatasetTitle, speedDatasets).Markdown())
+	b.WriteString(compileTable(gpu))
 	return b.String(), nil
+}
+
+// compileTable lists, per backend and dataset, what the full LW-GCN epoch
+// compiled: its compile time, the number of graphs compiled (the epoch's
+// executables) and the epoch graph's op count; "" when no row recorded
+// them (files written before they were).
+func compileTable(rows []results.BackendBench) string {
+	t := plot.NewTable("").Header("dataset", "backend", "threads", "compile s", "graphs", "epoch ops")
+	n := 0
+	for _, ds := range speedDatasets {
+		for _, r := range rows {
+			if r.Dataset != ds || r.Case != results.CaseEpoch || r.Compiles == 0 {
+				continue
+			}
+			t.Row(plot.Text(experiments.DatasetTitle(ds)), plot.Text(r.Backend), plot.Num(float64(r.Threads()), 0),
+				plot.Num(r.CompileSecs, 2), plot.Num(float64(r.Compiles), 0), plot.Num(float64(r.EpochOps), 0))
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return "\nCompilation of the full LW-GCN epoch (main model): compile time, graphs compiled (the epoch's\n" +
+		"executables) and the epoch graph's op count (graph nodes before the backend's own fusion, autodiff's\n" +
+		"included).\n\n" + t.Markdown()
 }
 
 // sharedCores is the average number of other processes' busy cores above

@@ -74,3 +74,26 @@ func TestBackendsSectionGPU(t *testing.T) {
 		t.Errorf("GPU section with PyTorch columns or the no-timings line:\n%s", md)
 	}
 }
+
+// The compile table lists the full epochs that recorded their compiles,
+// in dataset order, and nothing when none did (older files).
+func TestCompileTable(t *testing.T) {
+	rows := []results.BackendBench{
+		{Dataset: "cora", Case: results.CaseEpoch, Backend: "xla:cpu", CPUs: 2, GOMAXPROCS: 2, CompileSecs: 3.25, Compiles: 3, EpochOps: 4120},
+		{Dataset: "texas", Case: results.CaseEpoch, Backend: "go", CPUs: 2, GOMAXPROCS: 1, CompileSecs: 0.5, Compiles: 3, EpochOps: 3900},
+		{Dataset: "texas", Case: "gcn", Backend: "go", CPUs: 2, GOMAXPROCS: 1, Compiles: 1, EpochOps: 10},
+		{Dataset: "squirrel", Case: results.CaseEpoch, Backend: "go", CPUs: 2, GOMAXPROCS: 2, CompileSecs: 1},
+	}
+	md := compileTable(rows)
+	texas := strings.Index(md, "| Texas | go | 1 | 0.50 | 3 | 3900 |")
+	cora := strings.Index(md, "| Cora | xla:cpu | 2 | 3.25 | 3 | 4120 |")
+	if texas < 0 || cora < texas {
+		t.Errorf("compile table lacks Texas's then Cora's row:\n%s", md)
+	}
+	if strings.Contains(md, "Squirrel") || strings.Contains(md, "| gcn") || strings.Count(md, "\n|") != 4 {
+		t.Errorf("compile table has rows without compiles or of layer cases:\n%s", md)
+	}
+	if got := compileTable(rows[3:]); got != "" {
+		t.Errorf("no compiles recorded: %q, want no table", got)
+	}
+}

@@ -163,7 +163,12 @@ func (t *Trainer) buildEpoch(phase int, report bool, epoch EpochFunc, scope *mod
 			stats = append(stats, f64(ep.Extra[k]))
 		}
 	}
-	return []*Node{Stack(stats, 1), logp}
+	outs := []*Node{Stack(stats, 1), logp}
+	t.compiles++
+	if phase == 0 && report {
+		t.epochOps = len(g.Nodes())
+	}
+	return outs
 }
 
 // newEpochExec is the executable of an epoch function (see buildEpoch).

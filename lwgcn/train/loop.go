@@ -208,7 +208,13 @@ func (t *Trainer) firstStep(b *batch, epoch int, out *output) error {
 
 // call runs one epoch executable and reads its statistics.
 func (t *Trainer) call(exec *model.Exec, args []any, epoch int) (*output, error) {
+	compiles, start := t.compiles, time.Now()
 	outs, err := exec.Call(args...)
+	if t.compiles != compiles {
+		// This batch's inputs changed shape: the call compiled a graph
+		// (counted with it: the call's time is mostly compiling).
+		t.compileTime += time.Since(start)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("train: epoch %d: %w", epoch, err)
 	}

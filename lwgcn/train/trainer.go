@@ -101,6 +101,11 @@ type Trainer struct {
 	runs        int // R, fixed at the first batch
 	compiled    bool
 	compileTime time.Duration
+	// compiles counts the epoch graphs built (each is compiled once): the
+	// step's executables at the first batch, plus one whenever a batch's
+	// inputs change shape. epochOps is the op count of the last epoch
+	// graph of the first phase.
+	compiles, epochOps int
 	// identity is what this trainer's checkpoints are made for (see
 	// checkpointIdentity).
 	identity map[string]string
@@ -219,6 +224,16 @@ func (t *Trainer) Inputs() *nn.Inputs { return t.base }
 
 // CompileTime is the time the epoch graph took to build and compile.
 func (t *Trainer) CompileTime() time.Duration { return t.compileTime }
+
+// Compiles is the number of epoch graphs built and compiled so far: one
+// per executable of the step (the phases, and with the evaluation lag the
+// evaluation and the first step) when every batch has the inputs' shapes
+// of the first; a batch whose inputs change shape compiles its own.
+func (t *Trainer) Compiles() int { return t.compiles }
+
+// EpochOps is the number of ops (graph nodes, autodiff's included) of the
+// first phase's epoch graph, 0 before it is built.
+func (t *Trainer) EpochOps() int { return t.epochOps }
 
 // BatchSize is R, the runs per compiled computation (0 before the first
 // batch).

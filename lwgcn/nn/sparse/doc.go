@@ -35,6 +35,19 @@
 // with a zero row appended (SetSorted, SpMat.SortedPadded), which saves two
 // passes per product.
 //
+// # Forms per backend
+//
+// That layout pays on the pure-Go backend only. On XLA its many small
+// gathers, concatenations and position gathers multiply ops, kernel
+// launches and compile time, so Mul and MulRuns choose their Form by
+// backend and size (FormFor): the ELL chunks on pure Go; on XLA one
+// dense matrix product up to XLADenseMaxNodes² elements, beyond it one
+// gather of x's rows per entry and one sorted scatter-sum into the rows.
+// The forms are tested equal to each other and to the host's product
+// (values and gradients) on both backends (lwgcn/parity). The attention
+// products (MulWeighted, RowSlots, InEdgeSoftmax) keep the ELL layout on
+// every backend.
+//
 // # Per-entry values
 //
 // Attention-like layers compute a value per entry (a score), normalise it

@@ -567,6 +567,9 @@ func (m *SpMat) Mul(x *Node) *Node {
 	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
 		panicf("nn: sparse %d x %d matrix times %s", m.NumRows, m.NumCols, x.Shape())
 	}
+	if f := m.form(); f != FormELL {
+		return m.mulForm(x, f)
+	}
 	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
 		return m.wide().Mul(x)
 	}

@@ -18,7 +18,11 @@ import (
 // cache. Gradients flow to x only (Aᵀ_r·v_r on the transposed layout), as
 // in Mul.
 func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
-	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
+	f := m.form()
+	if f != FormELL && vals == nil {
+		return m.Mul(x)
+	}
+	if f == FormELL && m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
 		return m.wide().MulRuns(x, runs, vals)
 	}
 	if vals == nil && m.dense != nil {
@@ -41,7 +45,10 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 	if m.ColScale != nil {
 		cs = ConvertDType(m.ColScale, dt)
 	}
-	if m.dense != nil {
+	switch {
+	case f == FormSegment:
+		return m.mulRunsSegment(x, vals, runs)
+	case f == FormDense || m.dense != nil:
 		return m.mulRunsDense(x, vals, rs, cs, runs)
 	}
 	var vp *Node // nil: m's own values (pre-arranged per chunk) or ones

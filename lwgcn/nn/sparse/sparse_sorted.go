@@ -131,9 +131,10 @@ func sortedLayout(n GraphInputs, name string) *sortedNodes {
 // holding node order[p] (the ELL bucket order) and the last row zero (see
 // ToSortedPadded); products return the same form. Its RowScale and
 // ColScale are [N+1, 1] in that order (0 on the last row); Rows, Cols and
-// Vals keep their original meaning. ok is false when m has no such layout.
+// Vals keep their original meaning. ok is false when m has no such layout
+// or its products are not in FormELL (XLA: see FormFor).
 func (m *SpMat) SortedPadded() (view *SpMat, ok bool) {
-	if m.sorted == nil || m.sortedView {
+	if m.sorted == nil || m.sortedView || m.form() != FormELL {
 		return m, m.sortedView
 	}
 	c := *m
