@@ -92,8 +92,10 @@ func PlatonovMarkdown(dir string) (string, error) {
 					parts = append(parts, fmt.Sprintf("%s %+.1f", MethodTitle(m), st.Mean-bp.Mean))
 				}
 			}
-			fmt.Fprintf(&b, "- %s (their best: %s, %.1f): %s\n", DatasetTitle(d), paper.PlatonovTitle(best), bp.Mean,
-				strings.Join(parts, ", "))
+			if len(parts) > 0 {
+				fmt.Fprintf(&b, "- %s (their best: %s, %.1f): %s\n", DatasetTitle(d), paper.PlatonovTitle(best), bp.Mean,
+					strings.Join(parts, ", "))
+			}
 		}
 	}
 	ttt, err := comparisonTimeToTable(dir, sums, PlatonovMethods, datasets, "table2", "platonov")
