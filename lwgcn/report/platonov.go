@@ -89,8 +89,10 @@ func PlatonovMarkdown(dir string) (string, error) {
 					parts = append(parts, fmt.Sprintf("%s %+.1f", experiments.MethodTitle(m), st.Mean-bp.Mean))
 				}
 			}
-			fmt.Fprintf(&b, "- %s (their best: %s, %.1f): %s\n", experiments.DatasetTitle(d), paper.PlatonovTitle(best), bp.Mean,
-				strings.Join(parts, ", "))
+			if len(parts) > 0 {
+				fmt.Fprintf(&b, "- %s (their best: %s, %.1f): %s\n", experiments.DatasetTitle(d), paper.PlatonovTitle(best), bp.Mean,
+					strings.Join(parts, ", "))
+			}
 		}
 	}
 	ttt, err := comparisonTimeToTable(dir, sums, experiments.PlatonovMethods, datasets, "table2", "platonov")

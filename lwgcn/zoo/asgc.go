@@ -30,6 +30,16 @@ func init() {
 		Notes: map[string]string{
 			"": "(K, R) chosen on mean validation accuracy over the splits (the official code picks them " +
 				"per split); the logistic regression is trained with Adam under the protocol.",
+			"cora": "Raw features as the official notebook, (K, R) = (2, 1) from a validation grid: 77.6, deterministic " +
+				"over the 3 seeds (std 0), 0.8 above the paper's 76.8 ± 0.2; normalised rows with Texas's point gave 78.1.",
+			"citeseer": "Raw features as the official notebook, (K, R) = (2, 0.1) from a validation grid " +
+				"(validation 70.6): 65.2, 5.0 below the paper; the grid's best test point is 67.2 (K=1, R=1, " +
+				"validation 68.0), and normalised rows with Texas's point gave 67.3. The official notebook fits " +
+				"scikit-learn's logistic regression to convergence (lbfgs) on its own random splits; here Adam keeps " +
+				"the best validation epoch of 400.",
+			"pubmed": "Raw features, (K, R) = (2, 0.1) from a validation grid (validation 74.0): 74.8, 0.4 above the " +
+				"paper's 74.4 ± 0.1; ASGC is deterministic here, so the paper's std is not ours to match, and the " +
+				"grid's neighbour (K=2, R=1, validation 73.8) tests at 75.0.",
 		},
 	})
 }
@@ -65,6 +75,23 @@ func asgcDefaults(d string) Hyper {
 		// K=4, R=1 66.1 / 65.8; K=8, R=1e-2 65.6 / 65.9; K=2, R=1e-2
 		// 58.6 / 59.2; K=1 at most 48.6). The other Wikipedia graphs take it.
 		h = h.With("k", 8).With("reg", 1)
+	case "cora":
+		// Validation grid on the raw features (K {1,2,4,8} x R {1e-4 .. 1},
+		// the public split; ASGC is deterministic, one seed), validation /
+		// test: K=2, R=1 76.6 / 77.6 (next: K=2, R=0.1 75.6 / 76.8; K=1,
+		// R=1 72.4 / 76.9; K=2, R=1e-2, the old default, 70.8 / 68.0; K=4
+		// and 8 at most 64.0 / 64.4).
+		h = h.With("k", 2).With("reg", 1)
+	case "citeseer":
+		// The same grid: K=2, R=0.1 70.6 / 65.2 (next: K=2, R=1 69.8 / 65.9;
+		// K=1, R=1 68.0 / 67.2; K=4 at most 63.8, K=8 at most 63.2 on
+		// validation).
+		h = h.With("k", 2).With("reg", 0.1)
+	case "pubmed":
+		// Around the points Cora and Citeseer chose (a point takes minutes
+		// here): K=2, R=0.1 74.0 / 74.8; K=2, R=1 73.8 / 75.0; K=1, R=1
+		// 67.4 / 63.5; K=1, R=1e-4 72.8 / 73.2.
+		h = h.With("k", 2).With("reg", 0.1)
 	}
 	return h
 }

@@ -27,6 +27,13 @@ func init() {
 		// features (T.NormalizeFeatures) for every dataset.
 		Graph:     func(g *graph.Graph, _ Hyper) *graph.Graph { return g.ToUndirected().RowNormalizeFeatures() },
 		AutoBatch: func(g *graph.Graph, _ Hyper) bool { return len(g.Src()) >= GPRGNNAutoBatchMinEdges },
+		Notes: map[string]string{
+			"pubmed": "Reproduce_GPRGNN.sh's Pubmed setting (lr 0.05, alpha 0.2) gives 78.3, 78.5 and 79.5 over seeds " +
+				"10-12 (best epochs 130, 59, 382 of 1000), 1.1 below the paper's 79.9 ± 0.1: our seed-to-seed spread " +
+				"(0.5) is five times the paper's std, and the protocol keeps the best validation accuracy where the " +
+				"official code keeps the lowest validation loss with patience 200 (not measured on Pubmed: about " +
+				"25 minutes a run here).",
+		},
 	})
 }
 

@@ -22,7 +22,8 @@ func init() {
 		},
 		Notes: map[string]string{
 			"squirrel": "One setup for every dataset (h2gcnDefaults: 2 rounds, ReLU, dropout 0.5, L2 5e-4); the " +
-				"official code picks one of 16 per dataset on validation, a grid not run on Squirrel here.",
+				"official code picks one of 16 per dataset on validation, a grid not run on Squirrel here: 16 " +
+				"setups x 10 splits at about 3 min per run on this 2-core machine. Best epochs 50-190 of 400.",
 		},
 	})
 }
