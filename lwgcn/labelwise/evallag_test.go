@@ -17,15 +17,16 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
 
-// hidePass hides a model's DeterministicPass (the trainer evaluates after
-// every step).
+// hidePass hides a model's DeterministicPass and SharedPass (the trainer
+// evaluates after every step).
 type hidePass struct{ nn.Model }
 
-// TestDenseFCEvalLagGivesTheSameRun: the dense f_C (no dropout) trains with
-// the evaluation lag of package train (one forward pass per epoch) and gives
-// exactly what it gives with an evaluation pass after every step; the small
-// variant (dropout) does not use the lag.
-func TestDenseFCEvalLagGivesTheSameRun(t *testing.T) {
+// TestFCEvalLagGivesTheSameRun: f_C trains with the evaluation lag of
+// package train (one forward pass per epoch: the dense variant's
+// DeterministicPass, the small variant's SharedPass up to its classifier's
+// dropout) and gives exactly what it gives with an evaluation pass after
+// every step.
+func TestFCEvalLagGivesTheSameRun(t *testing.T) {
 	if !(LabelWiseGCN{Variant: Dense}).DeterministicPass() || (LabelWiseGCN{Variant: Small, Dropout: 0.5}).DeterministicPass() {
 		t.Fatal("DeterministicPass: want the dense variant only")
 	}
@@ -34,32 +35,34 @@ func TestDenseFCEvalLagGivesTheSameRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := datasets.Standard(dstest.Load(t, "chameleon"))
-	cfg := Defaults("chameleon")
-	fc := LabelWiseGCN{Variant: cfg.Variant, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: cfg.Dropout}
-	var hist [][]train.EpochStats
-	var best []int
-	for _, m := range []nn.Model{fc, hidePass{fc}} {
-		r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: map[train.Run][]int32{{Split: 0, Seed: 15}: g.Labels()}}
-		tr, err := train.New(b, m, r.mg, train.Config{Epochs: 12, LR: cfg.LR, WeightDecay: cfg.WeightDecay,
-			Backend: info, RunInputs: r.addLabelWise})
-		if err != nil {
-			t.Fatal(err)
+	for _, variant := range []Variant{Dense, Small} {
+		cfg := Defaults("chameleon")
+		fc := LabelWiseGCN{Variant: variant, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: 0.5}
+		var hist [][]train.EpochStats
+		var best []int
+		for _, m := range []nn.Model{fc, hidePass{fc}} {
+			r := &Runner{cfg: cfg, g: g, mg: modelGraph(g, cfg.Direction), labels: map[train.Run][]int32{{Split: 0, Seed: 15}: g.Labels()}}
+			tr, err := train.New(b, m, r.mg, train.Config{Epochs: 12, LR: cfg.LR, WeightDecay: cfg.WeightDecay,
+				Backend: info, RunInputs: r.addLabelWise})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rr, err := tr.RunOne(context.Background(), train.Run{Split: 0, Seed: 15})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hist, best = append(hist, rr.History), append(best, rr.BestEpoch)
+			rr.Finalize()
 		}
-		rr, err := tr.RunOne(context.Background(), train.Run{Split: 0, Seed: 15})
-		if err != nil {
-			t.Fatal(err)
+		for i, es := range hist[0] {
+			w := hist[1][i]
+			if es.TrainLoss != w.TrainLoss || es.ValLoss != w.ValLoss || es.ValAcc != w.ValAcc || es.TestAcc != w.TestAcc {
+				t.Fatalf("variant %v: epoch %d with the lag %+v, without %+v", variant, i+1, es, w)
+			}
 		}
-		hist, best = append(hist, rr.History), append(best, rr.BestEpoch)
-		rr.Finalize()
-	}
-	for i, es := range hist[0] {
-		w := hist[1][i]
-		if es.TrainLoss != w.TrainLoss || es.ValLoss != w.ValLoss || es.ValAcc != w.ValAcc || es.TestAcc != w.TestAcc {
-			t.Fatalf("epoch %d with the lag %+v, without %+v", i+1, es, w)
+		if len(hist[0]) != 12 || best[0] != best[1] {
+			t.Fatalf("variant %v: %d epochs, best epochs %v", variant, len(hist[0]), best)
 		}
-	}
-	if len(hist[0]) != 12 || best[0] != best[1] {
-		t.Fatalf("%d epochs, best epochs %v", len(hist[0]), best)
 	}
 }
 
@@ -89,16 +92,21 @@ func TestSelectionEvalLagGivesTheSameRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if (&Selection{FC: LabelWiseGCN{Variant: Small, Dropout: 0.5}, FG: fg}).Lagged() != nil {
-		t.Fatal("Lagged: want it for the dense f_C only")
+	if (&Selection{FC: hidePass{fc}, FG: fg}).Lagged() != nil {
+		t.Fatal("Lagged: want it only for an f_C with a shared pass")
 	}
 	// f_G as in the reference settings (no dropout: its training pass ends
-	// the epoch too), and with dropout (an evaluation pass of its own).
-	for _, dropout := range []float64{cfg.Dropout, 0.5} {
+	// the epoch too), and with dropout (an evaluation pass of its own); the
+	// small f_C (dropout before its classifier) with f_G's dropout.
+	small := LabelWiseGCN{Variant: Small, Layers: cfg.Layers, Hidden: cfg.Hidden, Dropout: 0.5}
+	for _, c := range []struct {
+		fc      LabelWiseGCN
+		dropout float64
+	}{{fc, cfg.Dropout}, {fc, 0.5}, {small, 0.5}} {
 		gcnii := fg.(models.GCNII)
-		gcnii.Dropout = dropout
-		sel := &Selection{FC: fc, FG: gcnii, Adj: adj, InnerSteps: cfg.InnerSteps}
-		t.Run(fmt.Sprintf("f_G dropout %v", dropout), func(t *testing.T) { checkSelectionLag(t, sel, r, cfg, info) })
+		gcnii.Dropout = c.dropout
+		sel := &Selection{FC: c.fc, FG: gcnii, Adj: adj, InnerSteps: cfg.InnerSteps}
+		t.Run(fmt.Sprintf("f_C %v, f_G dropout %v", c.fc.Variant, c.dropout), func(t *testing.T) { checkSelectionLag(t, sel, r, cfg, info) })
 	}
 }
 

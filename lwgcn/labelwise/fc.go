@@ -49,25 +49,53 @@ func (m LabelWiseGCN) Prepare(g *graph.Graph, in *nn.Inputs) error { return nn.A
 
 // Forward implements nn.Model; it returns log-probabilities.
 func (m LabelWiseGCN) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
-	lw := in.LabelWise(LabelWiseInput).ForPass(train)
-	x := in.Features(nn.InputFeatures).ForPass(train)
-	c := in.Meta(nn.InputNumClasses)
 	if m.Variant == Dense {
-		h := x
-		for l := 1; l < m.Layers; l++ {
-			h = nn.DenseFeatures(nn.ReLU(nn.LabelWiseConv(scope.In("lw%d", l), h, lw, m.Hidden)))
-		}
-		return nn.RunsLogSoftmax(scope, nn.LabelWiseConv(scope.In("lw%d", m.Layers), h, lw, c))
+		return m.denseForward(scope, in, train)
 	}
-	h := nn.SparseLinear(scope.In("lin"), x, m.Hidden, true)
+	z := m.smallHidden(scope, in, train)
+	return m.smallClassify(scope, nn.Dropout(scope, z, m.Dropout, train), in)
+}
+
+// ForwardShared implements train.SharedPass: the small variant's only
+// dropout is before its classifier, so one pass up to it gives the
+// training and the evaluation output (the dense variant has no dropout:
+// both are its one pass).
+func (m LabelWiseGCN) ForwardShared(scope *model.Scope, in *nn.Nodes) (trainOut, eval *Node) {
+	if m.Variant == Dense {
+		out := m.denseForward(scope, in, true)
+		return out, out
+	}
+	z := m.smallHidden(scope, in, true)
+	trainOut = m.smallClassify(scope, nn.Dropout(scope, z, m.Dropout, true), in)
+	return trainOut, m.smallClassify(scope.ResetVisited(), z, in)
+}
+
+// denseForward is the dense variant (no dropout).
+func (m LabelWiseGCN) denseForward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	lw := in.LabelWise(LabelWiseInput).ForPass(train)
+	h := in.Features(nn.InputFeatures).ForPass(train)
+	for l := 1; l < m.Layers; l++ {
+		h = nn.DenseFeatures(nn.ReLU(nn.LabelWiseConv(scope.In("lw%d", l), h, lw, m.Hidden)))
+	}
+	return nn.RunsLogSoftmax(scope, nn.LabelWiseConv(scope.In("lw%d", m.Layers), h, lw, in.Meta(nn.InputNumClasses)))
+}
+
+// smallHidden is the small variant up to its dropout:
+// ReLU(Linear(concat(h_0, ..., h_L))).
+func (m LabelWiseGCN) smallHidden(scope *model.Scope, in *nn.Nodes, train bool) *Node {
+	lw := in.LabelWise(LabelWiseInput).ForPass(train)
+	h := nn.SparseLinear(scope.In("lin"), in.Features(nn.InputFeatures).ForPass(train), m.Hidden, true)
 	hs := []*Node{h}
 	for l := 1; l <= m.Layers; l++ {
 		h = nn.ReLU(nn.LabelWiseConv(scope.In("lw%d", l), nn.DenseFeatures(h), lw, m.Hidden))
 		hs = append(hs, h)
 	}
-	z := nn.ReLU(nn.Linear(scope.In("cls1"), nn.ConcatRuns(scope, hs), m.Hidden, true))
-	z = nn.Dropout(scope, z, m.Dropout, train)
-	return nn.RunsLogSoftmax(scope, nn.Linear(scope.In("cls2"), z, c, true))
+	return nn.ReLU(nn.Linear(scope.In("cls1"), nn.ConcatRuns(scope, hs), m.Hidden, true))
+}
+
+// smallClassify is the small variant's classifier after its dropout.
+func (m LabelWiseGCN) smallClassify(scope *model.Scope, z *Node, in *nn.Nodes) *Node {
+	return nn.RunsLogSoftmax(scope, nn.Linear(scope.In("cls2"), z, in.Meta(nn.InputNumClasses), true))
 }
 
 // RunBytes implements nn.Model (float32): per label-wise layer the

@@ -139,15 +139,17 @@ func deterministic(m nn.Model) bool {
 }
 
 // Lagged is Epoch with the evaluation lag (train.LaggedEpoch), for an f_C
-// whose training pass is its evaluation pass (train.DeterministicPass: the
-// dense variant, no dropout): an epoch's end (phi's step and the
-// prediction) comes from the next epoch's training pass of f_C, and of f_G
-// when it has no dropout either (the reference settings of the dense
-// variant), else from an evaluation pass of f_G. f_C, and then f_G, run one
-// forward pass per epoch instead of two. The runs are the same as with
-// Epoch (tested). Lagged is nil when f_C's pass is not deterministic.
+// whose one pass gives its training and evaluation outputs
+// (train.SharedPass: the dense variant has no dropout, the small one only
+// before its classifier): an epoch's end (phi's step and the prediction)
+// comes from the next epoch's pass of f_C, and of f_G when it has no
+// dropout (the reference settings of the dense variant), else from an
+// evaluation pass of f_G. f_C, and then f_G, run one forward pass per epoch
+// instead of two. The runs are the same as with Epoch (tested). Lagged is
+// nil for an f_C without a shared pass.
 func (m *Selection) Lagged() *train.LaggedEpoch {
-	if !deterministic(m.FC) {
+	fc, ok := m.FC.(train.SharedPass)
+	if !ok {
 		return nil
 	}
 	fgDet := deterministic(m.FG)
@@ -160,12 +162,15 @@ func (m *Selection) Lagged() *train.LaggedEpoch {
 		},
 		FinishAndStep: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 			s := scope.ResetVisited()
-			pc, pg := m.forward(s, in, true) // pc: f_C's evaluation of the weights before this step (pg: f_G's if fgDet)
+			// pcEval: f_C's evaluation of the weights before this step; pg
+			// f_G's training pass (its evaluation too if fgDet).
+			pc, pcEval := fc.ForwardShared(s.In(scopeFC), in)
+			pg := nn.RunsLogSoftmax(s, m.FG.Forward(s.In(scopeFG), in, true))
 			pgEval := pg
 			if !fgDet {
 				pgEval = nn.RunsLogSoftmax(scope, m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false))
 			}
-			end := m.finish(scope, g, in, opt, pc, pgEval, nil)
+			end := m.finish(scope, g, in, opt, pcEval, pgEval, nil)
 			end.TrainLoss = m.thetaSteps(scope, g, in, opt, pc, pg)
 			return end
 		},

@@ -46,10 +46,13 @@
 // (DeterministicPass: no dropout, e.g. LW-GCN's dense f_C) skips the
 // evaluation pass: the next epoch's forward pass, which sees the same
 // weights, is the evaluation, so an epoch costs one forward pass fewer and
-// the run is the same. A custom epoch gets the same lag through
+// the run is the same. A model whose passes differ only after a last
+// dropout (SharedPass, e.g. LW-GCN's small f_C) gets the same lag: one pass
+// up to the dropout gives both outputs. A custom epoch gets the lag through
 // Config.Lagged (LaggedEpoch: the step alone, "end the previous epoch, then
-// step", and the end alone); LW-GCN's selection epoch uses it with the dense
-// f_C, whose phi step and prediction come from the next epoch's pass.
+// step", and the end alone); LW-GCN's selection epoch uses it with f_C
+// (both variants), whose phi step and prediction come from the next
+// epoch's pass.
 //
 // # Building blocks for other training schemes
 //

@@ -103,6 +103,29 @@ func laggedEpoch(m nn.Model) EpochFunc {
 	}
 }
 
+// SharedPass is implemented by models whose training and evaluation passes
+// agree up to a last dropout (e.g. LW-GCN's small f_C, whose only dropout
+// is before its classifier): ForwardShared returns both outputs from one
+// pass, the training output (dropout on) and the evaluation output (off).
+// The trainer then takes an epoch's evaluation from the next epoch's
+// pass, as for DeterministicPass models: everything before the dropout is
+// computed once per epoch instead of twice. The runs are the same.
+type SharedPass interface {
+	ForwardShared(scope *model.Scope, in *nn.Nodes) (train, eval *Node)
+}
+
+// sharedLaggedEpoch is StandardEpoch for a SharedPass model: one pass,
+// whose training output gives the step's loss and whose evaluation output
+// is the evaluation of the weights before the step.
+func sharedLaggedEpoch(m SharedPass) EpochFunc {
+	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {
+		out, eval := m.ForwardShared(scope.ResetVisited(), in)
+		loss := MaskedNLL(nn.RunsLogSoftmax(scope, out), in.Get(nn.InputLabels), in.Get(nn.InputTrainMask))
+		opt.Step(scope, g, Total(loss))
+		return EpochNodes{TrainLoss: loss, LogProbs: StopGradient(nn.RunsLogSoftmax(scope, eval))}
+	}
+}
+
 // evalEpoch is the evaluation pass alone (no step).
 func evalEpoch(m nn.Model) EpochFunc {
 	return func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *Optimizer) EpochNodes {

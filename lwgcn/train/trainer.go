@@ -201,6 +201,8 @@ func (t *Trainer) epochFuncs() (finish, first EpochFunc, err error) {
 			epoch = StandardEpoch(m)
 			if d, ok := m.(DeterministicPass); ok && d.DeterministicPass() {
 				epoch, finish = laggedEpoch(m), evalEpoch(m)
+			} else if sh, ok := m.(SharedPass); ok {
+				epoch, finish = sharedLaggedEpoch(sh), evalEpoch(m)
 			}
 		}
 		t.phases = []Phase{{Epoch: epoch}}
