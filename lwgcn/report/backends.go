@@ -1,10 +1,7 @@
 package report
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -204,10 +201,6 @@ func backendAccuracy(dir string) (string, error) {
 	cells := map[string]map[string]cell{} // dataset -> file -> cell
 	var datasets []string
 	for _, f := range backendFiles {
-		path := filepath.Join(dir, f.file+".json")
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
 		runs, err := openRuns(dir, f.file)
 		if err != nil {
 			return "", err

@@ -2,11 +2,8 @@ package report
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -93,12 +90,8 @@ func ParseBatchedBench(path string, data []byte) (*BatchedBenchFile, error) {
 
 // batchedSpeedSection renders results/bench-batched.json, if present.
 func batchedSpeedSection(dir string) (string, error) {
-	path := filepath.Join(dir, "bench-batched.json")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	f, err := ReadBatchedBench(path)
-	if err != nil {
+	f, ok, err := readBench(dir, "bench-batched", ReadBatchedBench)
+	if !ok {
 		return "", err
 	}
 	var b strings.Builder

@@ -1,10 +1,7 @@
 package report
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -26,12 +23,8 @@ var EngineGoals = map[string]struct {
 // engineSection renders results/bench-engine.json: `lwgcn bench-engine`'s
 // A/B of lwgcn's kernels (third_party/README.md) on full LW-GCN epochs.
 func engineSection(dir string) (string, error) {
-	path := filepath.Join(dir, "bench-engine.json")
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	rows, err := results.ReadEngineBench(path)
-	if err != nil {
+	rows, ok, err := readBench(dir, "bench-engine", results.ReadEngineBench)
+	if !ok {
 		return "", err
 	}
 	var b strings.Builder
@@ -66,7 +59,7 @@ func engineSection(dir string) (string, error) {
 		off, okOff := r.Variant("kernels off")
 		on, okOn := r.Variant("kernels on")
 		if !okOff || !okOn {
-			return "", fmt.Errorf("%s: %s, %d threads: needs the variants \"kernels off\" and \"kernels on\"", path, r.Dataset, r.Threads)
+			return "", fmt.Errorf("%s: %s, %d threads: needs the variants \"kernels off\" and \"kernels on\"", filepath.Join(dir, "bench-engine.json"), r.Dataset, r.Threads)
 		}
 		main, okMain := r.Variant("main")
 		mainMs, mainRatio := "–", "–"
