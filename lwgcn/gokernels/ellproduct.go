@@ -282,7 +282,7 @@ func (e *ellRun[T]) parallel(backend *gb.Backend) {
 	}
 	inParallel(backend, len(blocks), true, func(i int) {
 		b := blocks[i]
-		e.rows(b.part, b.from, b.to, e.newScratch()) // a block is 64 rows: its scratch is small beside them
+		e.rows(b.part, b.from, b.to, e.newScratch(b.part)) // a block is 64 rows: its scratch is small beside them
 	})
 }
 
@@ -291,12 +291,11 @@ type ellScratch[T float32 | float64] struct {
 	srcs      [][]T
 }
 
-func (e *ellRun[T]) newScratch() *ellScratch[T] {
-	k := 1
-	for _, p := range e.d.parts {
-		k = max(k, p.sum.k)
-	}
-	return &ellScratch[T]{zero: make([]T, e.d.h), tmp: make([]T, e.d.h), srcs: make([][]T, k)}
+// newScratch is the scratch of a block of part p: srcs as long as p's
+// rows (sized by the widest part, every block of a product whose hub part
+// has thousands of slots cleared that much: an eighth of a Pubmed epoch).
+func (e *ellRun[T]) newScratch(p int) *ellScratch[T] {
+	return &ellScratch[T]{zero: make([]T, e.d.h), tmp: make([]T, e.d.h), srcs: make([][]T, max(1, e.d.parts[p].sum.k))}
 }
 
 // rows computes rows [from, to) of part p into their output rows.
