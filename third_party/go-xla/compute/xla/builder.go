@@ -37,14 +37,20 @@ type Builder struct {
 	cacheSelections map[reductionKey]*stablehlo.Function
 }
 
-// reductionKey for the cache of inlined functions for reductions.
+// reductionKey for the cache of inlined functions for reductions. The
+// inlined functions are closures of the function that uses them (fn):
+// StableHLO accepts an op's reduction only as a closure of the op's own
+// function, so a reduction used in main and in a While body needs one each.
 type reductionKey struct {
+	fn     *stablehlo.Function
 	dtype  dtypes.DType
 	opType compute.OpType
 }
 
-// argMinMaxKey for the cache of inlined functions for ArgMinMax.
+// argMinMaxKey for the cache of inlined functions for ArgMinMax (per
+// function, as reductionKey).
 type argMinMaxKey struct {
+	fn                       *stablehlo.Function
 	valuesDType, outputDType dtypes.DType
 	isMin                    bool
 }

@@ -36,6 +36,7 @@ func (f *Function) getReductionOp(reductionType compute.ReduceOpType) (compute.O
 func (f *Function) getReductionFn(dtype dtypes.DType, opType compute.OpType) (*stablehlo.Function, error) {
 	// Create the reduction function for this dtype/op, use cache if possible.
 	rKey := reductionKey{
+		fn:     f.fn,
 		dtype:  dtype,
 		opType: opType,
 	}
@@ -368,6 +369,7 @@ func (f *Function) ArgMinMax(x compute.Value, axis int, outputDType dtypes.DType
 
 	// Create the reduction function for this valuesDType/op, use cache if possible.
 	cacheKey := argMinMaxKey{
+		fn:          f.fn,
 		valuesDType: valuesDType,
 		outputDType: outputDType,
 		isMin:       isMin,
@@ -561,6 +563,7 @@ func (f *Function) ReduceWindow(
 func (f *Function) getSelectFn(dtype dtypes.DType, opType compute.OpType) (*stablehlo.Function, error) {
 	// Create the reduction function for this dtype/op, use cache if possible.
 	rKey := reductionKey{
+		fn:     f.fn,
 		dtype:  dtype,
 		opType: opType,
 	}
