@@ -170,8 +170,8 @@ func TestSparseFormsEqual(t *testing.T) {
 			}
 			wantY, wantG := formReference(m, x, w, c.runs, c.h, runVals)
 			// The segment form once more in chunks of 256 entries (the
-			// least SegmentChunkBytes gives): a While loop over the whole
-			// chunks and the rest after it, where the matrix has more.
+			// least SegmentChunkBytes gives) where the matrix has more: a
+			// While loop, its last chunk overlapping the one before.
 			type variant struct {
 				form  sparse.Form
 				chunk int // SegmentChunkBytes; 0: the default
@@ -180,13 +180,13 @@ func TestSparseFormsEqual(t *testing.T) {
 				{form: sparse.FormSegment, chunk: 1}, {form: sparse.FormAuto}}
 			for _, b := range []compute.Backend{goB, xlaB} {
 				for _, v := range variants {
-					name, old := v.form.String(), sparse.SegmentChunkBytes
+					name, oldLoop, oldChunk := v.form.String(), sparse.SegmentLoopBytes, sparse.SegmentChunkBytes
 					if v.chunk != 0 {
 						name += " (a loop of 256-entry chunks)"
-						sparse.SegmentChunkBytes = v.chunk
+						sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = 0, v.chunk
 					}
 					y, g, ops, _ := formProduct(t, b, m, x, w, c.runs, c.h, runVals, v.form)
-					sparse.SegmentChunkBytes = old
+					sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = oldLoop, oldChunk
 					if v.chunk != 0 {
 						if loops := ops[NodeTypeWhile]; (m.NNZ() > 256) != (loops == 2) {
 							t.Errorf("%s, %s form, %d entries: %d While loops, want 2 (product and gradient) beyond 256 entries, else none",
@@ -290,10 +290,11 @@ func BenchmarkSparseForms(b *testing.B) {
 }
 
 // BenchmarkSegmentChunks times A·x and its gradient on XLA in the segment
-// form on a Squirrel-sized matrix (5201 nodes, about 40 entries per row, x
-// [N, 256]) with the entries in one block and in While-loop chunks of
-// several sizes (sparse.SegmentChunkBytes), as the benchmark above selects
-// its backend.
+// form on matrices of about Squirrel's (5201 nodes, ~40 entries per row, x
+// [N, 256]), Chameleon's and Cora's sizes (x [N, 64]) with the entries in
+// one block and in While-loop chunks of several sizes
+// (sparse.SegmentChunkBytes; the measurement behind it and
+// sparse.SegmentLoopBytes), as the benchmark above selects its backend.
 func BenchmarkSegmentChunks(b *testing.B) {
 	config := os.Getenv(EnvParityXLA)
 	if config == "" {
@@ -306,17 +307,21 @@ func BenchmarkSegmentChunks(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := formMatrix(b, 5201, 5201, 40, false, rand.New(rand.NewPCG(seed, 36)))
-	defer func(old int) { sparse.SegmentChunkBytes = old }(sparse.SegmentChunkBytes)
-	for _, bytes := range []int{1 << 40, 16 << 20, 4 << 20, 1 << 20, 256 << 10} {
-		name := fmt.Sprintf("chunk=%dKiB", bytes>>10)
-		if bytes == 1<<40 {
-			name = "one-block"
+	defer func(loop, chunk int) { sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = loop, chunk }(
+		sparse.SegmentLoopBytes, sparse.SegmentChunkBytes)
+	sparse.SegmentLoopBytes = 0
+	for _, c := range []struct{ n, deg, h int }{{5201, 40, 256}, {2277, 16, 64}, {2708, 4, 64}} {
+		m := formMatrix(b, c.n, c.n, c.deg, false, rand.New(rand.NewPCG(seed, 36)))
+		for _, bytes := range []int{1 << 40, 16 << 20, 4 << 20, 1 << 20, 256 << 10} {
+			name := fmt.Sprintf("n=%d,h=%d/chunk=%dKiB", c.n, c.h, bytes>>10)
+			if bytes == 1<<40 {
+				name = fmt.Sprintf("n=%d,h=%d/one-block", c.n, c.h)
+			}
+			b.Run(name, func(b *testing.B) {
+				sparse.SegmentChunkBytes = bytes
+				benchProduct(b, xlaB, m, c.h, sparse.FormSegment)
+			})
 		}
-		b.Run(name, func(b *testing.B) {
-			sparse.SegmentChunkBytes = bytes
-			benchProduct(b, xlaB, m, 256, sparse.FormSegment)
-		})
 	}
 }
 

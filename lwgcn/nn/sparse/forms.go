@@ -156,21 +156,30 @@ func (m *SpMat) mulRunsSegment(x, vals *Node, runs int) *Node {
 	return m.segmentProduct(x, vals, runs)
 }
 
-// SegmentChunkBytes bounds the block FormSegment gathers at once: the
-// entries go through the product in chunks whose gathered rows [chunk, W]
-// (W = x's columns) hold at most this many bytes (and at least 256
-// entries), one chunk per iteration of a While loop that scatter-sums each
-// chunk into the result. One gather of all the entries ([NNZ, W]:
-// Squirrel's 222,274 entries of 256 columns are 227 MB) was written to
-// fresh memory and read back by the scatter at every product: on XLA CPU
-// the page faults (~40 % of the time in the kernel) and the memory traffic
-// took most of the full LW-GCN epoch. BenchmarkSegmentChunks (lwgcn/parity:
-// A·x and its gradient, 5201 nodes, ~40 entries per row, x [5201, 256], XLA
-// CPU on the 2-core machine shared with another job) took 491 ms in one
-// block, 200-220 ms in 16 MiB chunks, 73-99 ms in 4 MiB, 63-73 ms in 1 MiB
-// and 66-84 ms in 256 KiB. A matrix with at most one chunk of entries uses
-// no loop.
-var SegmentChunkBytes = 1 << 20
+// SegmentLoopBytes and SegmentChunkBytes: FormSegment gathers all the
+// entries' rows in one block ([NNZ, W], W = x's columns) up to
+// SegmentLoopBytes; beyond, the entries go through the product in chunks
+// whose gathered rows [chunk, W] hold at most SegmentChunkBytes (and at
+// least 256 entries), one chunk per iteration of a While loop that
+// scatter-sums each chunk into the result. Squirrel's one block (222,274
+// entries of 256 columns, 227 MB) was written to fresh memory and read back
+// by the scatter at every product: on XLA CPU the page faults (~40 % of the
+// time in the kernel) and the memory traffic took most of the full LW-GCN
+// epoch. BenchmarkSegmentChunks (lwgcn/parity: A·x and its gradient, XLA
+// CPU on the 2-core machine shared with another job): 5201 nodes, ~40
+// entries per row, x [5201, 256]: 491 ms in one block, 200-220 ms in 16 MiB
+// chunks, 73-99 ms in 4 MiB, 63-73 ms in 1 MiB, 66-84 ms in 256 KiB; but
+// 2708 nodes, ~5 per row, x [2708, 64] (a 3.5 MB block, Cora's size): 1.1
+// ms in one block, 1.3 in 4 MiB chunks, 2.5 in 1 MiB; 2277 nodes, ~17 per
+// row (9.7 MB, Chameleon's): 3.7 ms in one block, 3.5 in 4 MiB chunks, 4.3
+// in 1 MiB. The loop pays only for large blocks: SegmentLoopBytes is 32 MiB,
+// glibc's largest mmap threshold (larger temporaries are fresh mappings at
+// every call); none of the paper's products lies between 10 and 227 MB to
+// place it better.
+var (
+	SegmentLoopBytes  = 32 << 20
+	SegmentChunkBytes = 1 << 20
+)
 
 // segmentProduct is rs ⊙ (B_r·(cs ⊙ x_r)) in FormSegment for R runs (x
 // [NumCols, R·H], run r in columns r·H...; vals [NNZ, R] the entries'
@@ -216,8 +225,8 @@ func (m *SpMat) segmentProduct(x, vals *Node, runs int) *Node {
 // segmentSum returns the [rows, W] matrix whose row to_e sums vals_e ⊙
 // x[from_e] over the entries e (from, to [NNZ, 1] int32; vals as in
 // segmentProduct, run r's value scaling columns r·H...; sorted: to is
-// sorted): one gather and one scatter-sum, or beyond one chunk of entries
-// (SegmentChunkBytes) a While loop over the chunks, each one gather and
+// sorted): one gather and one scatter-sum, or beyond SegmentLoopBytes a
+// While loop over chunks of the entries (SegmentChunkBytes), each one gather and
 // one scatter-sum into the running sum. x travels in the loop's state, so
 // that the result depends on it in the graph (linearWithCustomGradient
 // needs that).
@@ -237,7 +246,7 @@ func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
 		return Reshape(Mul(Reshape(blk, c, runs, w/runs), ExpandAxes(vals, -1)), c, w)
 	}
 	chunk := max(256, SegmentChunkBytes/max(1, w*dt.Size()))
-	if nnz <= chunk {
+	if nnz*w*dt.Size() <= SegmentLoopBytes || nnz <= chunk {
 		return Scatter(to, block(x, from, vals), out, sorted, false)
 	}
 	// Iteration i takes the entries from start_i = min(i·chunk, NNZ-chunk):
