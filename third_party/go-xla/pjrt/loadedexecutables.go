@@ -468,9 +468,20 @@ func (c *ExecutionConfig) Done() ([]*Buffer, error) {
 		outputs[ii] = newBuffer(e.client, outputBuffers[ii])
 	}
 
-	// Destroy donated inputs, since they are no longer valid.
+	// Destroy donated inputs, since they are no longer valid. The
+	// non-donatable ones are marked first: searching the list for every
+	// input was quadratic in the number of inputs (28 ms per call with 6,000).
+	var nonDonatable []bool
+	if c.nonDonatableInputs != nil {
+		nonDonatable = make([]bool, len(c.inputs))
+		for _, idx := range c.nonDonatableInputs {
+			if idx >= 0 && idx < len(nonDonatable) {
+				nonDonatable[idx] = true
+			}
+		}
+	}
 	for idx, input := range c.inputs {
-		if c.nonDonatableInputs == nil || slices.Index(c.nonDonatableInputs, idx) == -1 {
+		if nonDonatable == nil || !nonDonatable[idx] {
 			err := input.Destroy()
 			if err != nil {
 				err = errors.WithMessagef(err, "LoadedExecutable.Execute().Done() failed to destroy donated input %d: %v", idx, err)
