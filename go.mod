@@ -51,3 +51,5 @@ require (
 tool github.com/janpfeifer/gonb
 
 replace github.com/gomlx/compute => ./third_party/compute
+
+replace github.com/gomlx/go-xla => ./third_party/go-xla

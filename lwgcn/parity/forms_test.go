@@ -126,7 +126,8 @@ func formProduct(t *testing.T, b compute.Backend, m *sparse.SparseMatrix, x, w [
 }
 
 // TestSparseFormsEqual: every form of the sparse product (ELL chunks, one
-// dense GEMM, gather plus sorted scatter-sum, and the automatic choice)
+// dense GEMM, gather plus sorted scatter-sum, the same in a While loop over
+// chunks of the entries, and the automatic choice)
 // computes A·x and its gradient Aᵀ·w as the host does in float64, on the
 // pure-Go backend and on XLA, for square matrices with and without values,
 // a rectangular one (features), ones larger than the host's dense copy
@@ -168,14 +169,35 @@ func TestSparseFormsEqual(t *testing.T) {
 				}
 			}
 			wantY, wantG := formReference(m, x, w, c.runs, c.h, runVals)
+			// The segment form once more in chunks of 256 entries (the
+			// least SegmentChunkBytes gives) where the matrix has more: a
+			// While loop, its last chunk overlapping the one before.
+			type variant struct {
+				form  sparse.Form
+				chunk int // SegmentChunkBytes; 0: the default
+			}
+			variants := []variant{{form: sparse.FormELL}, {form: sparse.FormDense}, {form: sparse.FormSegment},
+				{form: sparse.FormSegment, chunk: 1}, {form: sparse.FormAuto}}
 			for _, b := range []compute.Backend{goB, xlaB} {
-				for _, f := range []sparse.Form{sparse.FormELL, sparse.FormDense, sparse.FormSegment, sparse.FormAuto} {
-					y, g, _, _ := formProduct(t, b, m, x, w, c.runs, c.h, runVals, f)
+				for _, v := range variants {
+					name, oldLoop, oldChunk := v.form.String(), sparse.SegmentLoopBytes, sparse.SegmentChunkBytes
+					if v.chunk != 0 {
+						name += " (a loop of 256-entry chunks)"
+						sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = 0, v.chunk
+					}
+					y, g, ops, _ := formProduct(t, b, m, x, w, c.runs, c.h, runVals, v.form)
+					sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = oldLoop, oldChunk
+					if v.chunk != 0 {
+						if loops := ops[NodeTypeWhile]; (m.NNZ() > 256) != (loops == 2) {
+							t.Errorf("%s, %s form, %d entries: %d While loops, want 2 (product and gradient) beyond 256 entries, else none",
+								b.Name(), name, m.NNZ(), loops)
+						}
+					}
 					if d := Compare(y, wantY, OutputTolerance); !d.OK() {
-						t.Errorf("%s, %s form: A·x differs from the host's: %s", b.Name(), f, d)
+						t.Errorf("%s, %s form: A·x differs from the host's: %s", b.Name(), name, d)
 					}
 					if d := Compare(g, wantG, OutputTolerance); !d.OK() {
-						t.Errorf("%s, %s form: gradient Aᵀ·w differs from the host's: %s", b.Name(), f, d)
+						t.Errorf("%s, %s form: gradient Aᵀ·w differs from the host's: %s", b.Name(), name, d)
 					}
 				}
 			}
@@ -261,40 +283,81 @@ func BenchmarkSparseForms(b *testing.B) {
 	rng := rand.New(rand.NewPCG(seed, 35))
 	for _, n := range []int{32, 64, 128, 183, 512, 1024, 2048, 2708, 5201} {
 		m := formMatrix(t, n, n, 8, false, rng)
-		x, w := make([]float32, n*64), make([]float32, n*64)
 		for _, f := range []sparse.Form{sparse.FormDense, sparse.FormSegment} {
-			b.Run(fmt.Sprintf("n=%d/%s", n, f), func(b *testing.B) {
-				in := nn.NewInputs()
-				sparse.Set(in, "a", m)
-				in.SetFloat("x", x, n, 64)
-				in.SetFloat("w", w, n, 64)
-				defer func(old sparse.Form) { sparse.ForceForm = old }(sparse.ForceForm)
-				sparse.ForceForm = f
-				exec, err := model.NewExec(xlaB, model.NewStore(), func(_ *model.Scope, g *Graph, params []*Node) []*Node {
-					nd := in.Nodes(params)
-					xn := nd.Get("x")
-					out := sparse.FromNodes(nd, "a").Mul(xn)
-					return []*Node{Gradient(ReduceAllSum(Mul(out, nd.Get("w"))), xn)[0], ReduceAllSum(out)}
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				args := in.Tensors()
-				run := func() {
-					outs, err := exec.Call(args...)
-					if err != nil {
-						b.Fatal(err)
-					}
-					for _, o := range outs {
-						o.FinalizeAll()
-					}
-				}
-				run() // compile
-				b.ResetTimer()
-				for b.Loop() {
-					run()
-				}
+			b.Run(fmt.Sprintf("n=%d/%s", n, f), func(b *testing.B) { benchProduct(b, xlaB, m, 64, f) })
+		}
+	}
+}
+
+// BenchmarkSegmentChunks times A·x and its gradient on XLA in the segment
+// form on matrices of about Squirrel's (5201 nodes, ~40 entries per row, x
+// [N, 256]), Chameleon's and Cora's sizes (x [N, 64]) with the entries in
+// one block and in While-loop chunks of several sizes
+// (sparse.SegmentChunkBytes; the measurement behind it and
+// sparse.SegmentLoopBytes), as the benchmark above selects its backend.
+func BenchmarkSegmentChunks(b *testing.B) {
+	config := os.Getenv(EnvParityXLA)
+	if config == "" {
+		if os.Getenv(backend.EnvXLAPlugin) == "" {
+			b.Skip("no XLA backend: set " + EnvParityXLA + " or " + backend.EnvXLAPlugin)
+		}
+		config = "xla:cpu"
+	}
+	xlaB, _, err := backend.NewFor(config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func(loop, chunk int) { sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = loop, chunk }(
+		sparse.SegmentLoopBytes, sparse.SegmentChunkBytes)
+	sparse.SegmentLoopBytes = 0
+	for _, c := range []struct{ n, deg, h int }{{5201, 40, 256}, {2277, 16, 64}, {2708, 4, 64}} {
+		m := formMatrix(b, c.n, c.n, c.deg, false, rand.New(rand.NewPCG(seed, 36)))
+		for _, bytes := range []int{1 << 40, 16 << 20, 4 << 20, 1 << 20, 256 << 10} {
+			name := fmt.Sprintf("n=%d,h=%d/chunk=%dKiB", c.n, c.h, bytes>>10)
+			if bytes == 1<<40 {
+				name = fmt.Sprintf("n=%d,h=%d/one-block", c.n, c.h)
+			}
+			b.Run(name, func(b *testing.B) {
+				sparse.SegmentChunkBytes = bytes
+				benchProduct(b, xlaB, m, c.h, sparse.FormSegment)
 			})
 		}
+	}
+}
+
+// benchProduct times A·x and its gradient (x [N, h]) in form f on backend
+// xlaB.
+func benchProduct(b *testing.B, xlaB compute.Backend, m *sparse.SparseMatrix, h int, f sparse.Form) {
+	n := m.NumRows
+	x, w := make([]float32, n*h), make([]float32, n*h)
+	in := nn.NewInputs()
+	sparse.Set(in, "a", m)
+	in.SetFloat("x", x, n, h)
+	in.SetFloat("w", w, n, h)
+	defer func(old sparse.Form) { sparse.ForceForm = old }(sparse.ForceForm)
+	sparse.ForceForm = f
+	exec, err := model.NewExec(xlaB, model.NewStore(), func(_ *model.Scope, g *Graph, params []*Node) []*Node {
+		nd := in.Nodes(params)
+		xn := nd.Get("x")
+		out := sparse.FromNodes(nd, "a").Mul(xn)
+		return []*Node{Gradient(ReduceAllSum(Mul(out, nd.Get("w"))), xn)[0], ReduceAllSum(out)}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := in.Tensors()
+	run := func() {
+		outs, err := exec.Call(args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, o := range outs {
+			o.FinalizeAll()
+		}
+	}
+	run() // compile
+	b.ResetTimer()
+	for b.Loop() {
+		run()
 	}
 }

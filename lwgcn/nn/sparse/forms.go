@@ -1,6 +1,8 @@
 package sparse
 
 import (
+	"fmt"
+
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
@@ -27,7 +29,10 @@ const (
 	FormDense
 	// FormSegment is one gather of x's rows per entry and one sorted
 	// scatter-sum of them into the rows (a segment sum; entries are sorted
-	// by row). Its gradient is a scatter-sum and a gather.
+	// by row); beyond SegmentChunkBytes the entries go in chunks through a
+	// While loop, one gather and one scatter-sum each. Its gradient is the
+	// same over the columns (a gather at the rows, a scatter-sum into the
+	// columns).
 	FormSegment
 )
 
@@ -120,27 +125,25 @@ func (m *SpMat) denseB(dt dtypes.DType) *Node {
 	return Scatter(coo, v, shapes.Make(dt, m.NumRows, m.NumCols), true, false)
 }
 
-// mulForm is Mul in FormDense or FormSegment: rs ⊙ (B·(cs ⊙ x)), the
-// gradient from GoMLX's autodiff (a transposed product; a scatter-sum and
-// a gather).
+// mulForm is Mul in FormDense or FormSegment: rs ⊙ (B·(cs ⊙ x)); the
+// dense form's gradient from GoMLX's autodiff (a transposed GEMM), the
+// segment form's its own (segmentProduct).
 func (m *SpMat) mulForm(x *Node, f Form) *Node {
 	dt := x.DType()
+	if f == FormSegment {
+		var vals *Node
+		if v := m.entryVals(dt); v != nil {
+			vals = ExpandAxes(v, -1) // [NNZ, 1]
+		}
+		return m.segmentProduct(x, vals, 1)
+	}
 	if m.noGrad {
 		x = StopGradient(x)
 	}
 	if m.ColScale != nil {
 		x = Mul(x, ConvertDType(m.ColScale, dt))
 	}
-	var y *Node
-	if f == FormDense {
-		y = Dot(m.denseB(dt), x).Product()
-	} else {
-		rows := Gather(x, m.Cols, false) // [NNZ, H]
-		if v := m.entryVals(dt); v != nil {
-			rows = Mul(rows, ExpandAxes(v, -1))
-		}
-		y = Scatter(m.Rows, rows, shapes.Make(dt, m.NumRows, x.Shape().Dimensions[1]), true, false)
-	}
+	y := Dot(m.denseB(dt), x).Product()
 	if m.RowScale != nil {
 		y = Mul(y, ConvertDType(m.RowScale, dt))
 	}
@@ -150,19 +153,143 @@ func (m *SpMat) mulForm(x *Node, f Form) *Node {
 // mulRunsSegment is MulRuns in FormSegment with per-run values vals
 // [NNZ, R] (already without gradient, in x's dtype).
 func (m *SpMat) mulRunsSegment(x, vals *Node, runs int) *Node {
+	return m.segmentProduct(x, vals, runs)
+}
+
+// SegmentLoopBytes and SegmentChunkBytes: FormSegment gathers all the
+// entries' rows in one block ([NNZ, W], W = x's columns) up to
+// SegmentLoopBytes; beyond, the entries go through the product in chunks
+// whose gathered rows [chunk, W] hold at most SegmentChunkBytes (and at
+// least 256 entries), one chunk per iteration of a While loop that
+// scatter-sums each chunk into the result. Squirrel's one block (222,274
+// entries of 256 columns, 227 MB) was written to fresh memory and read back
+// by the scatter at every product: on XLA CPU the page faults (~40 % of the
+// time in the kernel) and the memory traffic took most of the full LW-GCN
+// epoch. BenchmarkSegmentChunks (lwgcn/parity: A·x and its gradient, XLA
+// CPU on the 2-core machine shared with another job): 5201 nodes, ~40
+// entries per row, x [5201, 256]: 491 ms in one block, 200-220 ms in 16 MiB
+// chunks, 73-99 ms in 4 MiB, 63-73 ms in 1 MiB, 66-84 ms in 256 KiB; but
+// 2708 nodes, ~5 per row, x [2708, 64] (a 3.5 MB block, Cora's size): 1.1
+// ms in one block, 1.3 in 4 MiB chunks, 2.5 in 1 MiB; 2277 nodes, ~17 per
+// row (9.7 MB, Chameleon's): 3.7 ms in one block, 3.5 in 4 MiB chunks, 4.3
+// in 1 MiB. The loop pays only for large blocks: SegmentLoopBytes is 32 MiB,
+// glibc's largest mmap threshold (larger temporaries are fresh mappings at
+// every call); none of the paper's products lies between 10 and 227 MB to
+// place it better.
+var (
+	SegmentLoopBytes  = 32 << 20
+	SegmentChunkBytes = 1 << 20
+)
+
+// segmentProduct is rs ⊙ (B_r·(cs ⊙ x_r)) in FormSegment for R runs (x
+// [NumCols, R·H], run r in columns r·H...; vals [NNZ, R] the entries'
+// values of each run, [NNZ, 1] the same for all, nil ones; without
+// gradient). Its gradient is the transposed product, cs ⊙ (B_rᵀ·(rs ⊙ v_r)),
+// from the same chunks: the gather at the rows and the scatter-sum into
+// the columns (unsorted).
+func (m *SpMat) segmentProduct(x, vals *Node, runs int) *Node {
 	dt := x.DType()
-	if m.noGrad {
-		x = StopGradient(x)
+	var rs, cs *Node
+	if m.RowScale != nil {
+		rs = ConvertDType(m.RowScale, dt)
 	}
 	if m.ColScale != nil {
-		x = Mul(x, ConvertDType(m.ColScale, dt))
+		cs = ConvertDType(m.ColScale, dt)
 	}
-	w := x.Shape().Dimensions[1]
-	rows := Gather(x, m.Cols, false) // [NNZ, R·H]
-	rows = Reshape(Mul(Reshape(rows, m.NNZ, runs, w/runs), ExpandAxes(vals, -1)), m.NNZ, w)
-	y := Scatter(m.Rows, rows, shapes.Make(dt, m.NumRows, w), true, false)
-	if m.RowScale != nil {
-		y = Mul(y, ConvertDType(m.RowScale, dt))
+	fwd := func(x *Node) *Node {
+		if cs != nil {
+			x = Mul(x, cs)
+		}
+		y := segmentSum(x, m.Cols, m.Rows, vals, m.NumRows, runs, true)
+		if rs != nil {
+			y = Mul(y, rs)
+		}
+		return y
 	}
-	return y
+	if m.noGrad {
+		return fwd(StopGradient(x))
+	}
+	bwd := func(v *Node) *Node {
+		if rs != nil {
+			v = Mul(v, rs)
+		}
+		g := segmentSum(v, m.Rows, m.Cols, vals, m.NumCols, runs, false)
+		if cs != nil {
+			g = Mul(g, cs)
+		}
+		return g
+	}
+	return linearWithCustomGradient(x, fwd, bwd)
+}
+
+// segmentSum returns the [rows, W] matrix whose row to_e sums vals_e ⊙
+// x[from_e] over the entries e (from, to [NNZ, 1] int32; vals as in
+// segmentProduct, run r's value scaling columns r·H...; sorted: to is
+// sorted): one gather and one scatter-sum, or beyond SegmentLoopBytes a
+// While loop over chunks of the entries (SegmentChunkBytes), each one gather and
+// one scatter-sum into the running sum. x travels in the loop's state, so
+// that the result depends on it in the graph (linearWithCustomGradient
+// needs that).
+func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
+	g, dt := x.Graph(), x.DType()
+	nnz, w := from.Shape().Dimensions[0], x.Shape().Dimensions[1]
+	out := shapes.Make(dt, rows, w)
+	block := func(x, from, vals *Node) *Node {
+		blk := Gather(x, from, false) // [chunk, W]
+		if vals == nil {
+			return blk
+		}
+		if runs == 1 {
+			return Mul(blk, vals)
+		}
+		c := blk.Shape().Dimensions[0]
+		return Reshape(Mul(Reshape(blk, c, runs, w/runs), ExpandAxes(vals, -1)), c, w)
+	}
+	chunk := max(256, SegmentChunkBytes/max(1, w*dt.Size()))
+	if nnz*w*dt.Size() <= SegmentLoopBytes || nnz <= chunk {
+		return Scatter(to, block(x, from, vals), out, sorted, false)
+	}
+	// Iteration i takes the entries from start_i = min(i·chunk, NNZ-chunk):
+	// the last chunk overlaps the one before instead of being shorter (one
+	// loop body, no second product for the rest), its entries before
+	// i·chunk left out by a select (never a product with 0: the row it
+	// would gather may hold an infinity). The chunk's entries are gathered
+	// at their positions (the pure-Go backend has no DynamicSlice).
+	loops := (nnz + chunk - 1) / chunk
+	state := []*Node{Scalar(g, dtypes.Int32, 0), Zeros(g, out), x, from, to}
+	if vals != nil {
+		state = append(state, vals)
+	}
+	params := func(g *Graph) []*Node {
+		p := make([]*Node, len(state))
+		for i, s := range state {
+			p[i] = Parameter(g, fmt.Sprintf("s%d", i), s.Shape())
+		}
+		return p
+	}
+	// No cached scalars (Scalar, Zeros, MulScalar...) inside the closures:
+	// GoMLX caches them per graph, and a node of one closure cannot be used
+	// in another function.
+	cond := NewClosure(g, func(g *Graph) []*Node {
+		p := params(g)
+		return []*Node{LessThan(p[0], Const(g, int32(loops)))}
+	})
+	body := NewClosure(g, func(g *Graph) []*Node {
+		p := params(g)
+		i, sum, x := p[0], p[1], p[2]
+		first := Mul(i, Const(g, int32(chunk)))
+		pos := Add(Iota(g, shapes.Make(dtypes.Int32, chunk, 1), 0), Min(first, Const(g, int32(nnz-chunk))))
+		cut := func(a *Node) *Node { return Gather(a, pos, true) } // [chunk, ·]
+		var v *Node
+		if vals != nil {
+			v = cut(p[5])
+		}
+		blk := block(x, cut(p[3]), v)
+		if nnz%chunk != 0 {
+			blk = Where(GreaterOrEqual(pos, first), blk, ConstAsDType(g, dt, 0))
+		}
+		sum = ScatterSum(sum, cut(p[4]), blk, sorted, false)
+		return append([]*Node{Add(i, Const(g, int32(1))), sum}, p[2:]...)
+	})
+	return While(cond, body, state...)[1]
 }
