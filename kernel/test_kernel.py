@@ -53,7 +53,8 @@ KERNEL = os.environ.get("LWGCN_KERNEL_NAME", "gonb-lwgcn")
 RUNNER = [sys.executable, str(KERNEL_DIR / "run_notebooks.py")]
 REQUIRE_MODULE = ("!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 "
                   "-replace github.com/lwgcn/toolkit=${GONB_DIR}/../.. "
-                  "-replace github.com/gomlx/compute=${GONB_DIR}/../../third_party/compute")
+                  "-replace github.com/gomlx/compute=${GONB_DIR}/../../third_party/compute "
+                  "-replace github.com/gomlx/go-xla=${GONB_DIR}/../../third_party/go-xla")
 EXEC_TIMEOUT = 120  # first compile in a kernel; generous for a loaded 2-core machine
 
 
@@ -288,7 +289,8 @@ class RunnerTests(unittest.TestCase):
         # reported, and with --check-links a failure naming that cell. With a
         # plain number the same cell links no GoMLX and the notebook passes.
         require = (f"!*go mod edit -require github.com/lwgcn/toolkit@v0.0.0 -replace github.com/lwgcn/toolkit={REPO} "
-                   f"-replace github.com/gomlx/compute={REPO}/third_party/compute")
+                   f"-replace github.com/gomlx/compute={REPO}/third_party/compute "
+                   f"-replace github.com/gomlx/go-xla={REPO}/third_party/go-xla")
         heavy = 'import "github.com/lwgcn/toolkit/lwgcn/labelwise"\n\nvar Epochs = labelwise.DefaultEpochs'
         show = '%%\nfmt.Println("epochs:", Epochs)'
         rc, log, s, _ = self.run_bad("needless_link", [require, heavy, show], "--check-links")
