@@ -268,17 +268,7 @@ func TestSparseFormChosen(t *testing.T) {
 //
 //	LWGCN_XLA_PLUGIN=$PWD/build/xla/pjrt_c_api_cpu_plugin.so go test ./lwgcn/parity -run '^$' -bench SparseForms
 func BenchmarkSparseForms(b *testing.B) {
-	config := os.Getenv(EnvParityXLA)
-	if config == "" {
-		if os.Getenv(backend.EnvXLAPlugin) == "" {
-			b.Skip("no XLA backend: set " + EnvParityXLA + " or " + backend.EnvXLAPlugin)
-		}
-		config = "xla:cpu"
-	}
-	xlaB, _, err := backend.NewFor(config)
-	if err != nil {
-		b.Fatal(err)
-	}
+	xlaB := benchXLA(b)
 	t := b
 	rng := rand.New(rand.NewPCG(seed, 35))
 	for _, n := range []int{32, 64, 128, 183, 512, 1024, 2048, 2708, 5201} {
@@ -296,17 +286,7 @@ func BenchmarkSparseForms(b *testing.B) {
 // (sparse.SegmentChunkBytes; the measurement behind it and
 // sparse.SegmentLoopBytes), as the benchmark above selects its backend.
 func BenchmarkSegmentChunks(b *testing.B) {
-	config := os.Getenv(EnvParityXLA)
-	if config == "" {
-		if os.Getenv(backend.EnvXLAPlugin) == "" {
-			b.Skip("no XLA backend: set " + EnvParityXLA + " or " + backend.EnvXLAPlugin)
-		}
-		config = "xla:cpu"
-	}
-	xlaB, _, err := backend.NewFor(config)
-	if err != nil {
-		b.Fatal(err)
-	}
+	xlaB := benchXLA(b)
 	defer func(loop, chunk int) { sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = loop, chunk }(
 		sparse.SegmentLoopBytes, sparse.SegmentChunkBytes)
 	sparse.SegmentLoopBytes = 0
@@ -360,4 +340,21 @@ func benchProduct(b *testing.B, xlaB compute.Backend, m *sparse.SparseMatrix, h 
 	for b.Loop() {
 		run()
 	}
+}
+
+// benchXLA is the XLA backend the benchmarks time: LWGCN_PARITY_XLA's, else
+// XLA CPU when a plugin is set; it skips the benchmark without one.
+func benchXLA(b *testing.B) compute.Backend {
+	config := os.Getenv(EnvParityXLA)
+	if config == "" {
+		if os.Getenv(backend.EnvXLAPlugin) == "" {
+			b.Skip("no XLA backend: set " + EnvParityXLA + " or " + backend.EnvXLAPlugin)
+		}
+		config = "xla:cpu"
+	}
+	xlaB, _, err := backend.NewFor(config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return xlaB
 }

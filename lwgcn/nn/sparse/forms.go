@@ -196,29 +196,23 @@ func (m *SpMat) segmentProduct(x, vals *Node, runs int) *Node {
 	if m.ColScale != nil {
 		cs = ConvertDType(m.ColScale, dt)
 	}
-	fwd := func(x *Node) *Node {
-		if cs != nil {
-			x = Mul(x, cs)
+	// The product and its transpose: scale by pre, segment-sum from -> to,
+	// scale by post.
+	scaledSum := func(v, pre, post, from, to *Node, rows int, sorted bool) *Node {
+		if pre != nil {
+			v = Mul(v, pre)
 		}
-		y := segmentSum(x, m.Cols, m.Rows, vals, m.NumRows, runs, true)
-		if rs != nil {
-			y = Mul(y, rs)
+		y := segmentSum(v, from, to, vals, rows, runs, sorted)
+		if post != nil {
+			y = Mul(y, post)
 		}
 		return y
 	}
+	fwd := func(x *Node) *Node { return scaledSum(x, cs, rs, m.Cols, m.Rows, m.NumRows, true) }
 	if m.noGrad {
 		return fwd(StopGradient(x))
 	}
-	bwd := func(v *Node) *Node {
-		if rs != nil {
-			v = Mul(v, rs)
-		}
-		g := segmentSum(v, m.Rows, m.Cols, vals, m.NumCols, runs, false)
-		if cs != nil {
-			g = Mul(g, cs)
-		}
-		return g
-	}
+	bwd := func(v *Node) *Node { return scaledSum(v, rs, cs, m.Rows, m.Cols, m.NumCols, false) }
 	return linearWithCustomGradient(x, fwd, bwd)
 }
 
