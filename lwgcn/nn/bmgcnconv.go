@@ -87,7 +87,7 @@ func AddBMGCNAdjacency(in *Inputs, g *graph.Graph, selfLoop float64) error {
 	if m.NNZ() == 0 {
 		return fmt.Errorf("nn: graph %q: BM-GCN adjacency is empty (no edges, self-loop weight 0)", g.Name())
 	}
-	sparse.Set(in, InputBMGCNAdj, m)
+	sparse.SetWeighted(in, InputBMGCNAdj, m)
 	in.SetFloat(InputBMGCNWeights, w, len(w))
 	return nil
 }

@@ -56,7 +56,7 @@ func AddFAEdges(in *Inputs, g *graph.Graph) error {
 	if m.NNZ() == 0 {
 		return fmt.Errorf("nn: graph %q has no edges besides self loops: FAConv has nothing to aggregate", g.Name())
 	}
-	sparse.Set(in, InputFAEdges, m)
+	sparse.SetWeighted(in, InputFAEdges, m)
 	return nil
 }
 

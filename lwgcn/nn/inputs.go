@@ -31,6 +31,11 @@ type Inputs struct {
 	// [N, R] tensors holding one column per run (SetRunFloat).
 	runMeta []map[string]int
 	perRun  map[string]bool
+	// Backend names the backend the graph will be compiled for
+	// (compute.Backend.String; train.New sets it before the model's
+	// Prepare): sparse.Set then adds only the layouts that backend's
+	// products read. Empty: not known, every layout.
+	Backend string
 }
 
 // NewInputs returns an empty set of float32 inputs.
@@ -41,7 +46,7 @@ func NewInputs() *Inputs {
 // Clone returns a shallow copy: the same tensors, so that some can be
 // replaced (e.g. the split masks) without touching the original.
 func (in *Inputs) Clone() *Inputs {
-	c := &Inputs{DType: in.DType, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), host: maps.Clone(in.host),
+	c := &Inputs{DType: in.DType, Backend: in.Backend, tensors: maps.Clone(in.tensors), meta: maps.Clone(in.meta), host: maps.Clone(in.host),
 		perRun: maps.Clone(in.perRun)}
 	for _, m := range in.runMeta {
 		c.runMeta = append(c.runMeta, maps.Clone(m))
@@ -59,6 +64,9 @@ func (in *Inputs) SetHost(name string, v any) {
 
 // Host returns the object kept under name with SetHost, or nil.
 func (in *Inputs) Host(name string) any { return in.host[name] }
+
+// BackendName returns Backend (sparse.HostInputs).
+func (in *Inputs) BackendName() string { return in.Backend }
 
 // Set adds or replaces a tensor.
 func (in *Inputs) Set(name string, t *tensors.Tensor) { in.tensors[name] = t }

@@ -139,7 +139,7 @@ func AddGATEdges(in *Inputs, g *graph.Graph) error {
 	if err != nil {
 		return fmt.Errorf("nn: graph %q: %w", g.Name(), err)
 	}
-	sparse.Set(in, InputGATEdges, m)
+	sparse.SetWeighted(in, InputGATEdges, m)
 	return nil
 }
 

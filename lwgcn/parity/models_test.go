@@ -159,6 +159,7 @@ type pass struct {
 func evaluate(t *testing.T, b compute.Backend, m nn.Model, g *graph.Graph, prep func(*nn.Inputs) error) pass {
 	t.Helper()
 	in := nn.NewInputs()
+	in.Backend = b.String() // each backend's own layouts (sparse.Set)
 	if err := m.Prepare(g, in); err != nil {
 		t.Fatal(err)
 	}

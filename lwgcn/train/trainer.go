@@ -131,6 +131,7 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	}
 	t := &Trainer{cfg: cfg, backend: b, model: m, graph: g, store: model.NewStore(), base: nn.NewInputs(),
 		opt: cfg.Optimizer, phases: cfg.Phases}
+	t.base.Backend = b.String()
 	finish, first, err := t.epochFuncs()
 	if err != nil {
 		return nil, err

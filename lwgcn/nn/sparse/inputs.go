@@ -15,6 +15,10 @@ type HostInputs interface {
 	// SetSorted) under a name.
 	SetHost(name string, v any)
 	Host(name string) any
+	// BackendName names the backend the graph will be compiled for
+	// (compute.Backend.String), so that Set adds only the layouts its
+	// products read; "" when not known (every layout).
+	BackendName() string
 }
 
 // GraphInputs are the named inputs inside a graph-building function, where

@@ -305,7 +305,31 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 // several chunks whole as well; when a large matrix has hub columns (see
 // DenseColumnRatio), also their dense block and the ELL layouts of the
 // other entries (name/hub/...). It keeps m for SetSorted.
+//
+// The ELL and hub layouts are added only where the products will read
+// them: when in names a backend whose products of m's size take another
+// form (FormFor: XLA's dense or segment forms), they are left out, so
+// that the compiled graph does not take thousands of inputs it never
+// reads (Squirrel's LW-GCN epoch on XLA CPU: 5,773 graph nodes, 1,769
+// without them). Matrices of attention-like products, whose weighted
+// forms use the ELL layouts on every backend, are added with SetWeighted.
 func Set(in HostInputs, name string, m *SparseMatrix) {
+	set(in, name, m, NeedsELL(in.BackendName(), m.NumRows, m.NumCols))
+}
+
+// SetWeighted is Set for a matrix that MulWeighted, MulWeightedRuns or
+// RowSlots multiply (GAT's, FAGCN's and BM-GCN's edges): it adds the ELL
+// layouts whatever the backend.
+func SetWeighted(in HostInputs, name string, m *SparseMatrix) { set(in, name, m, true) }
+
+// NeedsELL says whether products with a rows x cols matrix on the backend
+// named backendName read its ELL layouts (FormFor gives FormELL); true for
+// an unknown backend ("").
+func NeedsELL(backendName string, rows, cols int) bool {
+	return backendName == "" || FormFor(backendName, rows, cols) == FormELL
+}
+
+func set(in HostInputs, name string, m *SparseMatrix, withELL bool) {
 	in.SetHost(name, m)
 	nnz := m.NNZ()
 	in.SetMeta(name+"/numrows", m.NumRows)
@@ -347,6 +371,9 @@ func Set(in HostInputs, name string, m *SparseMatrix) {
 			}
 			in.SetFloat(name+"/denset", bt, m.NumCols, m.NumRows)
 		}
+	}
+	if !withELL {
+		return
 	}
 	// Small matrices get the ELL layouts too: wide products use them
 	// (SpMat.denseFor).
@@ -447,8 +474,13 @@ type ellNodes struct {
 	hubIdx, hubDense, hubDenseT *Node
 }
 
+// ellFromNodes returns the ELL layout under prefix, nil when none was
+// added (Set leaves them out on backends that do not read them).
 func ellFromNodes(n GraphInputs, prefix string) *ellNodes {
-	nb := n.Meta(prefix + "/buckets")
+	nb := n.MetaOr(prefix+"/buckets", -1)
+	if nb < 0 {
+		return nil
+	}
 	e := &ellNodes{pos: n.Maybe(prefix + "/pos"), empty: n.Meta(prefix + "/empty"), padded: n.MetaOr(prefix+"/padded", 0) == 1,
 		hubIdx: n.Maybe(prefix + "/hubidx"), hubDense: n.Maybe(prefix + "/hubdense"), hubDenseT: n.Maybe(prefix + "/hubdenset")}
 	for b := range nb {
@@ -499,6 +531,15 @@ type SpMat struct {
 }
 
 func (m *SpMat) storedVals() *Node { return m.stored }
+
+// mustHaveELL panics (graph building) when an ELL product is built for a
+// matrix added without its ELL layouts.
+func (m *SpMat) mustHaveELL(op string) {
+	if m.byRow == nil || m.byCol == nil {
+		panicf("nn: sparse %d x %d matrix: %s needs its ELL layouts, which Set leaves out on backends whose products do not read them (%s): add the matrix with sparse.SetWeighted",
+			m.NumRows, m.NumCols, op, m.Rows.Graph().Backend().String())
+	}
+}
 
 // NoGrad returns a copy of m whose products carry no gradient (for
 // evaluation passes, where the gradient machinery would only cost time).
@@ -607,6 +648,7 @@ func (m *SpMat) Mul(x *Node) *Node {
 		}
 		return y
 	}
+	m.mustHaveELL("Mul")
 	// The hub form when the entries keep their stored values.
 	byRow, byCol := m.byRow, m.byCol
 	if vals == nil && m.hubRow != nil {

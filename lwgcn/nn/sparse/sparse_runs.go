@@ -51,6 +51,7 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 	case f == FormDense || m.dense != nil:
 		return m.mulRunsDense(x, vals, rs, cs, runs)
 	}
+	m.mustHaveELL("MulRuns")
 	var vp *Node // nil: m's own values (pre-arranged per chunk) or ones
 	if vals != nil {
 		vp = Concatenate([]*Node{vals, Zeros(x.Graph(), shapes.Make(dt, 1, runs))}, 0) // padding slots read 0

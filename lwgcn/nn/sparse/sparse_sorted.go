@@ -25,6 +25,9 @@ func SetSorted(in HostInputs, name string) error {
 	if m.NumRows != m.NumCols || m.NumRows*m.NumCols <= DenseMaxElements {
 		return nil
 	}
+	if !NeedsELL(in.BackendName(), m.NumRows, m.NumCols) {
+		return nil // SortedPadded is an ELL form
+	}
 	n := m.NumRows
 	pos := buildELL(n, n, m.Rows, m.Cols).Pos // node -> position in bucket order
 	// With hub columns, the bucket order of the other entries (which the

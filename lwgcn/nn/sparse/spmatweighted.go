@@ -43,8 +43,10 @@ func (m *SpMat) MulWeighted(x, w *Node) *Node {
 		b := Scatter(m.coo, w, shapes.Make(dt, m.NumRows, m.NumCols), false, false)
 		y = Dot(b, x).Product()
 	case m.noGrad:
+		m.mustHaveELL("MulWeighted")
 		y = ellMul(StopGradient(x), m.byRow, StopGradient(w))
 	default:
+		m.mustHaveELL("MulWeighted")
 		// Value with the gradient for w (entryGradient); the gradient for x
 		// rides on a zero-valued term carrying Aᵀ_w·v.
 		sx, sw := StopGradient(x), StopGradient(w)

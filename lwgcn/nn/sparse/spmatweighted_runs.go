@@ -48,8 +48,10 @@ func (m *SpMat) MulWeightedRuns(x, w *Node, runs int) *Node {
 		y = DotGeneral(b, []int{2}, []int{0}, Reshape(x, m.NumCols, runs, h), []int{0}, []int{1}) // [R, rows, H]
 		y = Reshape(TransposeAllDims(y, 1, 0, 2), m.NumRows, runs*h)
 	case m.noGrad:
+		m.mustHaveELL("MulWeightedRuns")
 		y = ellMulRuns(StopGradient(x), m.byRow, pad(StopGradient(w)), runs, true)
 	default:
+		m.mustHaveELL("MulWeightedRuns")
 		// Value with the gradient for w (entryGradient); the gradient for x
 		// rides on a zero-valued term carrying Aᵀ_w·v.
 		sx := StopGradient(x)
