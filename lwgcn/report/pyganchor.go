@@ -1,0 +1,71 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/results"
+)
+
+// pygAnchorSection renders results/bench-pyg.json (`lwgcn pyg-anchor`):
+// GCN, GAT and GCNII epochs on lwgcn against PyTorch Geometric's, whose
+// fastest variant the fused-kernels issue's goal compares with.
+func pygAnchorSection(dir string) (string, error) {
+	rows, ok, err := readBench(dir, "bench-pyg", results.ReadPyGAnchor)
+	if !ok {
+		return "", err
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Model != b.Model {
+			return a.Model < b.Model
+		}
+		if a.Dataset != b.Dataset {
+			return orderOf(a.Dataset) < orderOf(b.Dataset)
+		}
+		return a.Threads < b.Threads
+	})
+	var b strings.Builder
+	b.WriteString("## Speed: against PyTorch Geometric\n\n")
+	b.WriteString("The same training epochs (forward with dropout, NLL on the training nodes, backward, Adam, an evaluation\n")
+	b.WriteString("forward, the statistics read back) timed by `lwgcn bench-batched -runs 1` (the runs alone, pure-Go backend)\n")
+	b.WriteString("and by PyTorch Geometric on PyTorch (CPU) with ../shared/anchors/pyg, one after the other on one quiet\n")
+	b.WriteString("machine; `lwgcn pyg-anchor` joins the two. PyG runs in four variants (adjacency as\n")
+	b.WriteString("`edge_index` or CSR, features dense or sparse); *PyG fastest* is the fastest of them, the goal's comparison\n")
+	b.WriteString("(lwgcn faster than it at equal threads); *PyG usual* is `edge_index` with dense features, what most PyG code runs.\n")
+	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
+	b.WriteString("| model | dataset | threads | lwgcn ms | PyG fastest ms (variant) | PyG fastest / lwgcn | PyG usual ms | PyG usual / lwgcn | lwgcn faster than PyG's fastest |\n")
+	b.WriteString("|:---|:---|---:|---:|---:|---:|---:|---:|:-:|\n")
+	machines, versions, commits := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	met, total := 0, 0
+	for _, r := range rows {
+		f := r.Fastest()
+		usual, usualRatio := "–", "–"
+		if u, ok := r.Variant("edge_index", "dense"); ok {
+			usual, usualRatio = fmt.Sprintf("%.2f", u.Ms), fmt.Sprintf("%.2fx", u.Ms/r.LwgcnMs)
+		}
+		faster := f.Ms > r.LwgcnMs
+		total++
+		if faster {
+			met++
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.2f (%s, %s features) | %.2fx | %s | %s | %s |\n", strings.ToUpper(r.Model),
+			experiments.DatasetTitle(r.Dataset), r.Threads, r.LwgcnMs, f.Ms, f.Adj, f.X, f.Ms/r.LwgcnMs, usual, usualRatio, yesNo(faster))
+		machines[r.Machine], versions[fmt.Sprintf("torch %s, PyG %s", r.Torch, r.PyGVersion)], commits[r.Commit] = true, true, true
+	}
+	fmt.Fprintf(&b, "\nlwgcn faster than PyG's fastest variant in %d of %d rows.\n\n", met, total)
+	fmt.Fprintf(&b, "_lwgcn: commit %s; PyG: %s; machine: %s_\n", strings.Join(sortedKeys(commits), ", "),
+		strings.Join(sortedKeys(versions), ", "), strings.Join(sortedKeys(machines), ", "))
+	return b.String(), nil
+}
+
+// orderOf is a dataset's position in Table 2 (others after, by name).
+func orderOf(dataset string) string {
+	if i := slices.Index(experiments.Table2Datasets, dataset); i >= 0 {
+		return fmt.Sprintf("%03d", i)
+	}
+	return "999" + dataset
+}
