@@ -17,7 +17,7 @@ import (
 )
 
 // randomMatrix is an n x n matrix with about deg entries per row, larger
-// than DenseMaxElements for n >= 100, with a few hub columns.
+// than DenseMaxElements (2^18) for n > 512, with a few hub columns.
 func randomMatrix(t *testing.T, n, deg int) *sparse.SparseMatrix {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 8))
