@@ -1,9 +1,6 @@
 package report
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,13 +50,7 @@ func TestBackendsSectionGPU(t *testing.T) {
 		{Dataset: "cora", Case: results.CaseEpoch, Backend: "go", GOMAXPROCS: 2, CPUs: 2, MsPerEpoch: 301.5, CPUMs: 505.4, OtherCores: &cores},
 		{Dataset: "cora", Case: results.CaseEpoch, Backend: "xla:xla_cuda_plugin.so", GOMAXPROCS: 2, CPUs: 2, MsPerEpoch: 17.1, CPUMs: 14.5, CompileSecs: 112, OtherCores: &cores},
 	}
-	data, err := json.Marshal(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bench-gpu.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeJSONFile(t, dir, "bench-gpu.json", rows)
 	md, err := backendsSection(dir)
 	if err != nil {
 		t.Fatal(err)

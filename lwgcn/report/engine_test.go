@@ -13,14 +13,21 @@ import (
 func writeEngineBench(t *testing.T, rows []results.EngineBench) string {
 	t.Helper()
 	dir := t.TempDir()
-	data, err := json.Marshal(rows)
+	writeJSONFile(t, dir, "bench-engine.json", rows)
+	return dir
+}
+
+// writeJSONFile writes v as JSON into dir/name (a results file for a
+// section under test).
+func writeJSONFile(t *testing.T, dir, name string, v any) {
+	t.Helper()
+	data, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "bench-engine.json"), data, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 func TestEngineSection(t *testing.T) {

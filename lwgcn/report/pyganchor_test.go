@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,13 +17,7 @@ func TestPyGAnchorSection(t *testing.T) {
 		{Dataset: "texas", Model: "gcnii", Threads: 1, LwgcnMs: 10, Blocks: 3, Commit: "abc", Machine: "AMD EPYC (family 25 model 17)",
 			Torch: "2.15.0", PyGVersion: "2.8.1", PyG: []results.PyGVariant{{Adj: "csr", X: "dense", Ms: 25}}},
 	}
-	data, err := json.Marshal(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bench-pyg.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeJSONFile(t, dir, "bench-pyg.json", rows)
 	got, err := pygAnchorSection(dir)
 	if err != nil {
 		t.Fatal(err)
