@@ -10,10 +10,11 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
-// pygAnchorSection renders results/bench-pyg.json (`lwgcn pyg-anchor`):
+// PyGAnchorMarkdown renders results/bench-pyg.json (`lwgcn pyg-anchor`):
 // GCN, GAT and GCNII epochs on lwgcn against PyTorch Geometric's, whose
-// fastest variant the fused-kernels issue's goal compares with.
-func pygAnchorSection(dir string) (string, error) {
+// fastest variant the fused-kernels issue's goal compares with; "" when
+// the file is absent. docs/RESULTS.md and notebook 05 show it.
+func PyGAnchorMarkdown(dir string) (string, error) {
 	rows, ok, err := readBench(dir, "bench-pyg", results.ReadPyGAnchor)
 	if !ok {
 		return "", err

@@ -18,7 +18,7 @@ func TestPyGAnchorSection(t *testing.T) {
 			Torch: "2.15.0", PyGVersion: "2.8.1", PyG: []results.PyGVariant{{Adj: "csr", X: "dense", Ms: 25}}},
 	}
 	writeJSONFile(t, dir, "bench-pyg.json", rows)
-	got, err := pygAnchorSection(dir)
+	got, err := PyGAnchorMarkdown(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +33,13 @@ func TestPyGAnchorSection(t *testing.T) {
 			t.Errorf("section lacks %q:\n%s", want, got)
 		}
 	}
-	if s, err := pygAnchorSection(t.TempDir()); s != "" || err != nil {
+	if s, err := PyGAnchorMarkdown(t.TempDir()); s != "" || err != nil {
 		t.Errorf("no file: %q, %v", s, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "bench-pyg.json"), []byte(`[{"dataset": "cora", "model": "gcn", "threads": 1, "lwgcn_ms": 3}]`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pygAnchorSection(dir); err == nil || !strings.Contains(err.Error(), "record 0 has no dataset, model, threads, lwgcn_ms or PyG timings") {
+	if _, err := PyGAnchorMarkdown(dir); err == nil || !strings.Contains(err.Error(), "record 0 has no dataset, model, threads, lwgcn_ms or PyG timings") {
 		t.Errorf("a row without PyG timings: %v", err)
 	}
 }

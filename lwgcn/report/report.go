@@ -31,7 +31,7 @@ var sections = []func(resultsDir string) (string, error){
 	refineSection,       // pseudo-label refinement (beyond the paper)
 	speedSection,        // speed: full LW-GCN epochs and layers
 	batchedSpeedSection, // speed: runs batched in one computation
-	pygAnchorSection,    // speed: GCN, GAT and GCNII against PyTorch Geometric
+	PyGAnchorMarkdown,   // speed: GCN, GAT and GCNII against PyTorch Geometric
 	engineSection,       // the pure-Go engine with and without lwgcn's kernels
 	backendsSection,     // pure Go against XLA (and a GPU)
 	sweepSection,        // the synthetic homophily sweep (Fig. 2)
