@@ -37,6 +37,8 @@ type (
 	ReduceConfig = ops.ReduceConfig
 	// GatherParams are a Gather node's parameters (see GatherParamsOf).
 	GatherParams = ops.GatherParams
+	// ScatterParams are a ScatterSum, ScatterMax or ScatterMin node's parameters (see ScatterParamsOf).
+	ScatterParams = ops.ScatterParams
 )
 
 // Executor priorities.
@@ -73,3 +75,7 @@ func SetMultiOutputsNodeExecutor(opType compute.OpType, executor MultiOutputsNod
 
 // GatherParamsOf returns a Gather node's parameters, or false if node is not a Gather.
 func GatherParamsOf(node *Node) (GatherParams, bool) { return ops.GatherParamsOf(node) }
+
+// ScatterParamsOf returns a ScatterSum, ScatterMax or ScatterMin node's parameters, or false if node is
+// not one.
+func ScatterParamsOf(node *Node) (ScatterParams, bool) { return ops.ScatterParamsOf(node) }
