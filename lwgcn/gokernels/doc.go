@@ -13,6 +13,11 @@
 //   - rowgather: Gather of whole rows (x[idx] for x [N, H]), the form every
 //     gather of lwgcn takes, as a copy per row instead of the backend's
 //     generic per-element iterator.
+//   - rowscatter: ScatterSum, ScatterMax and ScatterMin of whole rows
+//     (out[idx[e]] combined with updates[e]: the attention models' segment
+//     softmaxes and messages, and every Gather's gradient) as one loop per
+//     update row instead of the backend's generic per-index iterator; rows
+//     split among idle workers at row boundaries when the indices ascend.
 //   - gathersum: the sparse products' gather-and-sum (nn/sparse's ELL
 //     chunks: Gather [K, r, H], an optional per-slot weight, ReduceSum over
 //     K) in one pass that never writes the [K, r, H] block, reading the

@@ -6,6 +6,8 @@ var (
 	FusedGatherSums   = &fusedGatherSums
 	MarkedRowGathers  = &markedRowGathers
 	RowGatherKernel   = rowGather
+	MarkedRowScatters = &markedRowScatters
+	RowScatterKernel  = rowScatter
 	GatherSumKernel   = gatherSum
 	RNGKernel         = rng
 	FusedDropoutMasks = &fusedDropoutMasks

@@ -24,6 +24,7 @@ const EnvAll = "LWGCN_KERNELS"
 
 var (
 	rowGather    = newKernel("rowgather", "Gather of whole rows as one copy per row")
+	rowScatter   = newKernel("rowscatter", "ScatterSum/Max/Min of whole rows (graph.ScatterSum's form, Gather's gradient) as one loop per row, split at row boundaries when the indices ascend")
 	gatherSum    = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
 	rng          = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
 	ellProduct   = newKernel("ellproduct", "a sparse product's chunks computed straight into their output rows, with the row scale (no concatenation, position gather or scaling pass); needs gathersum")
@@ -33,7 +34,7 @@ var (
 )
 
 // Kernels lists every kernel, in a fixed order.
-var Kernels = []*Kernel{rowGather, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK}
+var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK}
 
 func newKernel(name, what string) *Kernel {
 	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}

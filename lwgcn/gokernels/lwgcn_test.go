@@ -11,6 +11,7 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/train"
+	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
 // lwgcnRun trains LW-GCN on one split of a dataset with every kernel on or
@@ -55,7 +56,7 @@ func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
 	}{{"texas", 12}, {"cora", 3}} {
 		t.Run(tc.dataset, func(t *testing.T) {
 			counts := func() map[string]int64 {
-				return map[string]int64{"gathersum": gokernels.FusedGatherSums.Load(), "rowgather": gokernels.MarkedRowGathers.Load(),
+				return map[string]int64{"gathersum": gokernels.FusedGatherSums.Load(), "rowgather": gokernels.MarkedRowGathers.Load(), "rowscatter": gokernels.MarkedRowScatters.Load(),
 					"dropoutmask": gokernels.FusedDropoutMasks.Load(), "ellproduct": gokernels.FusedELLProducts.Load(), "adam": gokernels.FusedAdam.Load(), "transpose": gokernels.TransposesRun.Load()}
 			}
 			before := counts()
@@ -77,6 +78,75 @@ func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
 						a.Epoch, a.TrainLoss, a.ValLoss, a.ValAcc, a.TestAcc, b.TrainLoss, b.ValLoss, b.ValAcc, b.TestAcc)
 				}
 			}
+			if len(lpOn) == 0 || len(lpOn) != len(lpOff) {
+				t.Fatalf("%d log-probabilities with the kernels, %d without", len(lpOn), len(lpOff))
+			}
+			for i := range lpOn {
+				if lpOn[i] != lpOff[i] {
+					t.Fatalf("best-epoch log-probability %d differs: %#x with the kernels, %#x without", i, lpOn[i], lpOff[i])
+				}
+			}
+		})
+	}
+}
+
+// The attention baselines (GAT, SuperGAT, BM-GCN, FAGCN: segment softmaxes
+// and messages scattered per edge, Gather's gradients) train to the same
+// bits with the kernels as without on Texas, and the rowscatter kernel took
+// effect in each.
+func TestAttentionModelsSameWithAndWithoutKernels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains four baselines twice")
+	}
+	g := datasets.Standard(dstest.Load(t, "texas"))
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.IsGo() {
+		t.Skipf("the kernels are the pure-Go backend's (backend %s)", info.Name)
+	}
+	for _, name := range []string{"gat", "supergat", "bmgcn", "fagcn"} {
+		t.Run(name, func(t *testing.T) {
+			e, ok := zoo.Lookup(name)
+			if !ok {
+				t.Fatalf("zoo has no %q", name)
+			}
+			h := e.Defaults("texas")
+			h.Epochs = 6
+			if _, ok := h.Extra["mlp_epochs"]; ok { // BM-GCN's MLP pre-training
+				h = h.With("mlp_epochs", 2)
+			}
+			run := func(on bool) *train.RunResult {
+				defer gokernels.SetAll(on)()
+				tr, err := zoo.NewTrainer(b, info, g, name, h, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := tr.Run(context.Background(), train.Runs([]int{0}, 15))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res.Runs[0]
+			}
+			before := gokernels.MarkedRowScatters.Load()
+			on := run(true)
+			defer on.Finalize()
+			if gokernels.MarkedRowScatters.Load() == before {
+				t.Errorf("the rowscatter kernel never took effect in %s's computations", name)
+			}
+			off := run(false)
+			defer off.Finalize()
+			if len(on.History) != h.Epochs || len(off.History) != h.Epochs {
+				t.Fatalf("%d epochs with the kernels, %d without, want %d", len(on.History), len(off.History), h.Epochs)
+			}
+			for i := range on.History {
+				a, b := on.History[i], off.History[i]
+				if math.Float64bits(a.TrainLoss) != math.Float64bits(b.TrainLoss) || math.Float64bits(a.ValLoss) != math.Float64bits(b.ValLoss) {
+					t.Fatalf("epoch %d: train loss %v val loss %v with the kernels; %v %v without", a.Epoch, a.TrainLoss, a.ValLoss, b.TrainLoss, b.ValLoss)
+				}
+			}
+			lpOn, lpOff := flatBits(t, on.LogProbs), flatBits(t, off.LogProbs)
 			if len(lpOn) == 0 || len(lpOn) != len(lpOff) {
 				t.Fatalf("%d log-probabilities with the kernels, %d without", len(lpOn), len(lpOff))
 			}

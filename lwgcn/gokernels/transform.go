@@ -9,7 +9,7 @@ import (
 
 // Counts of rewritten nodes since the program started (tests check that a
 // kernel took effect).
-var fusedGatherSums, markedRowGathers, fusedDropoutMasks, fusedELLProducts, fusedAdam atomic.Int64
+var fusedGatherSums, markedRowGathers, markedRowScatters, fusedDropoutMasks, fusedELLProducts, fusedAdam atomic.Int64
 
 // transposesRun counts the transposes the transpose kernel ran.
 var transposesRun atomic.Int64
@@ -41,6 +41,9 @@ func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 	}
 	if rowGather.On() {
 		markRowGathers(b)
+	}
+	if rowScatter.On() {
+		markRowScatters(b)
 	}
 	if adamK.On() {
 		fuseAdam(b)
