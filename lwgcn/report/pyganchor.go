@@ -55,7 +55,7 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.2f (%s, %s features) | %.2fx | %s | %s | %s |\n", strings.ToUpper(r.Model),
 			experiments.DatasetTitle(r.Dataset), r.Threads, r.LwgcnMs, f.Ms, f.Adj, f.X, f.Ms/r.LwgcnMs, usual, usualRatio, yesNo(faster))
-		machines[r.Machine], versions[fmt.Sprintf("torch %s, PyG %s", r.Torch, r.PyGVersion)], commits[r.Commit] = true, true, true
+		machines[r.Machine], versions[fmt.Sprintf("torch %s, PyG %s", r.Torch, r.PyGVersion)], commits[results.ShortHash(r.Commit)] = true, true, true
 	}
 	fmt.Fprintf(&b, "\nlwgcn faster than PyG's fastest variant in %d of %d rows.\n\n", met, total)
 	fmt.Fprintf(&b, "_lwgcn: commit %s; PyG: %s; machine: %s_\n", strings.Join(sortedKeys(commits), ", "),

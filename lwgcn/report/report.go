@@ -548,10 +548,7 @@ func benchSuiteSection(dir string) (string, error) {
 			c.MsEpoch, c.CPUMs, float64(c.PeakRSS)/(1<<20))
 	}
 	d, _ := time.Parse(time.RFC3339, rep.Date)
-	c := rep.Build.Commit
-	if len(c) > 10 {
-		c = c[:10]
-	}
+	c := results.ShortHash(rep.Build.Commit)
 	simd := fmt.Sprintf("SIMD %v", rep.Build.SIMD)
 	if rep.Build.SIMD && rep.Build.Vector != "" {
 		simd += ", " + rep.Build.Vector

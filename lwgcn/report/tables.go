@@ -159,10 +159,7 @@ func Comparison(caption string, sums map[string]map[string]*Summary, datasets, m
 	}
 	if latest.Date != "" {
 		d, _ := time.Parse(time.RFC3339, latest.Date)
-		c := latest.Commit
-		if len(c) > 10 {
-			c = c[:10]
-		}
+		c := results.ShortHash(latest.Commit)
 		if latest.Dirty {
 			c += "+dirty"
 		}

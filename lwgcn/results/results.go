@@ -99,13 +99,19 @@ func KernelsPhrase(kernels string) string {
 	return "lwgcn kernels " + kernels
 }
 
+// ShortHash is a commit hash's first 10 hex digits (the whole string when
+// shorter), as results and their tables print commits.
+func ShortHash(c string) string {
+	if len(c) > 10 {
+		return c[:10]
+	}
+	return c
+}
+
 // ShortCommit is the commit's first 10 hex digits, "+dirty" when the tree
 // had uncommitted changes.
 func (p Provenance) ShortCommit() string {
-	c := p.Commit
-	if len(c) > 10 {
-		c = c[:10]
-	}
+	c := ShortHash(p.Commit)
 	if p.Dirty {
 		c += "+dirty"
 	}
