@@ -356,12 +356,14 @@ func TestELLProductSameAsBackend(t *testing.T) {
 	}
 }
 
-// Transposes of float32 and int32 matrices of sizes that are and are not
-// multiples of the kernel's tiles (4) and blocks (16): the same values as
-// the backend's; rank 3 and 8-byte values are left to the backend.
+// Transposes of float32 and int32 matrices (random int32 bits: NaN
+// patterns among them, moved unchanged) of sizes that are and are not
+// multiples of the kernel's tiles (4 scalar, 8 SIMD) and blocks (16): the
+// same values as the backend's; rank 3 and 8-byte values are left to the
+// backend.
 func TestTransposeSameAsBackend(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 19))
-	for _, c := range [][2]int{{1, 1}, {3, 5}, {4, 4}, {17, 33}, {2708, 64}, {64, 2708}, {37, 16}} {
+	for _, c := range [][2]int{{1, 1}, {3, 5}, {4, 4}, {8, 8}, {9, 23}, {24, 40}, {100, 7}, {17, 33}, {2708, 64}, {64, 2708}, {37, 16}} {
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
 			n := c[0] * c[1]
 			ints := make([]int32, n)

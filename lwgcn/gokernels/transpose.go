@@ -2,6 +2,7 @@ package gokernels
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -37,11 +38,11 @@ func execTranspose(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []
 	h, w := x.RawShape.Dimensions[0], x.RawShape.Dimensions[1]
 	switch v := x.Flat.(type) {
 	case []float32:
-		transpose2D(out.Flat.([]float32), v, h, w)
+		transpose2D32(out.Flat.([]float32), v, h, w)
 	case []int32:
-		transpose2D(out.Flat.([]int32), v, h, w)
+		transpose2D32(out.Flat.([]int32), v, h, w)
 	case []uint32:
-		transpose2D(out.Flat.([]uint32), v, h, w)
+		transpose2D32(out.Flat.([]uint32), v, h, w)
 	default:
 		backend.PutBuffer(out)
 		return nil, gb.ErrFallback
@@ -78,6 +79,38 @@ func transpose2D[T any](out, in []T, h, w int) {
 			for ; r < r1; r++ {
 				for c := c0; c < c1; c++ {
 					out[c*h+r] = in[r*w+c]
+				}
+			}
+		}
+	}
+}
+
+// transpose2D32 is transpose2D of 4-byte values, with its full 8 x 8 tiles
+// through SIMD shuffles where the CPU has them (transposeTile8; the values'
+// bits are moved, whatever their type).
+func transpose2D32[T float32 | int32 | uint32](out, in []T, h, w int) {
+	if !haveTile8 || h < 8 || w < 8 {
+		transpose2D(out, in, h, w)
+		return
+	}
+	o, x := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(out))), len(out)),
+		unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(in))), len(in))
+	const b = transposeBlock
+	for r0 := 0; r0 < h; r0 += b {
+		r1 := min(r0+b, h)
+		for c0 := 0; c0 < w; c0 += b {
+			c1 := min(c0+b, w)
+			for r := r0; r < r1; r += 8 {
+				for c := c0; c < c1; c += 8 {
+					if r+8 <= r1 && c+8 <= c1 {
+						transposeTile8(o, x, h, w, r, c)
+						continue
+					}
+					for i := r; i < min(r+8, r1); i++ {
+						for j := c; j < min(c+8, c1); j++ {
+							o[j*h+i] = x[i*w+j]
+						}
+					}
 				}
 			}
 		}
