@@ -1,11 +1,8 @@
 package results
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sort"
 )
 
@@ -66,32 +63,23 @@ func (r BackendBench) Key() string {
 // ReadBackendBench reads and checks a bench-backends.json file; a missing
 // file is no rows and no error.
 func ReadBackendBench(path string) ([]BackendBench, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	return ParseBackendBench(path, data)
+	return readRows(path, true, checkBackendBench)
 }
 
 // ParseBackendBench reads and checks the content of a bench-backends.json
 // file (path names it in errors).
 func ParseBackendBench(path string, data []byte) ([]BackendBench, error) {
-	var rows []BackendBench
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("results: %s: %w", path, err)
+	return parseRows(path, data, checkBackendBench)
+}
+
+func checkBackendBench(r *BackendBench) error {
+	if r.Dataset == "" || r.Case == "" || r.Backend == "" || r.CPUs <= 0 || r.GOMAXPROCS <= 0 {
+		return errors.New("lacks dataset, case, backend, cpus or gomaxprocs")
 	}
-	for i, r := range rows {
-		if r.Dataset == "" || r.Case == "" || r.Backend == "" || r.CPUs <= 0 || r.GOMAXPROCS <= 0 {
-			return nil, fmt.Errorf("results: %s: record %d lacks dataset, case, backend, cpus or gomaxprocs", path, i)
-		}
-		if r.Error == "" && !(r.MsPerEpoch > 0) {
-			return nil, fmt.Errorf("results: %s: record %d (%s) has no positive ms_per_epoch and no error", path, i, r.Key())
-		}
+	if r.Error == "" && !(r.MsPerEpoch > 0) {
+		return fmt.Errorf("(%s) has no positive ms_per_epoch and no error", r.Key())
 	}
-	return rows, nil
+	return nil
 }
 
 // MergeBackendBench returns old with every row of add replacing the row of

@@ -1,9 +1,8 @@
 package results
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 )
 
 // EngineBench is one A/B row of `lwgcn bench-engine` (results/bench-engine.json,
@@ -44,23 +43,15 @@ func (e EngineBench) Variant(name string) (EngineVariant, bool) {
 
 // ReadEngineBench reads and checks a bench-engine.json file.
 func ReadEngineBench(path string) ([]EngineBench, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	var rows []EngineBench
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("results: %s: %w", path, err)
-	}
-	for i, r := range rows {
+	return readRows(path, false, func(r *EngineBench) error {
 		if r.Dataset == "" || r.Threads < 1 || len(r.Variants) == 0 {
-			return nil, fmt.Errorf("results: %s: record %d has no dataset, threads or variants", path, i)
+			return errors.New("has no dataset, threads or variants")
 		}
 		for _, v := range r.Variants {
 			if v.Name == "" || !(v.MsPerEpoch > 0) {
-				return nil, fmt.Errorf("results: %s: record %d (%s, %d threads): variant %q has no positive ms_per_epoch", path, i, r.Dataset, r.Threads, v.Name)
+				return fmt.Errorf("(%s, %d threads): variant %q has no positive ms_per_epoch", r.Dataset, r.Threads, v.Name)
 			}
 		}
-	}
-	return rows, nil
+		return nil
+	})
 }

@@ -1,10 +1,6 @@
 package results
 
-import (
-	"encoding/json"
-	"fmt"
-	"os"
-)
+import "errors"
 
 // EpochBench is one measured full LW-GCN epoch on a dataset, as `lwgcn bench`
 // records it in results/bench-lwgcn.json (a JSON list).
@@ -20,24 +16,18 @@ type EpochBench struct {
 
 // ReadEpochBench reads and checks a bench-lwgcn.json file.
 func ReadEpochBench(path string) ([]EpochBench, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	return ParseEpochBench(path, data)
+	return readRows(path, false, checkEpochBench)
 }
 
 // ParseEpochBench reads and checks the content of a bench-lwgcn.json file
 // (path names it in errors).
 func ParseEpochBench(path string, data []byte) ([]EpochBench, error) {
-	var rows []EpochBench
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("results: %s: %w", path, err)
+	return parseRows(path, data, checkEpochBench)
+}
+
+func checkEpochBench(r *EpochBench) error {
+	if r.Dataset == "" || !(r.MsPerEpoch > 0) {
+		return errors.New("has no dataset or no positive ms_per_epoch")
 	}
-	for i, r := range rows {
-		if r.Dataset == "" || !(r.MsPerEpoch > 0) {
-			return nil, fmt.Errorf("results: %s: record %d has no dataset or no positive ms_per_epoch", path, i)
-		}
-	}
-	return rows, nil
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -178,24 +179,16 @@ func JoinPyGAnchor(pygPath, lwgcnPath string) ([]PyGAnchor, error) {
 
 // ReadPyGAnchor reads and checks a bench-pyg.json file.
 func ReadPyGAnchor(path string) ([]PyGAnchor, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
-	}
-	var rows []PyGAnchor
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, fmt.Errorf("results: %s: %w", path, err)
-	}
-	for i, r := range rows {
+	return readRows(path, false, func(r *PyGAnchor) error {
 		if r.Dataset == "" || r.Model == "" || r.Threads < 1 || !(r.LwgcnMs > 0) || len(r.PyG) == 0 {
-			return nil, fmt.Errorf("results: %s: record %d has no dataset, model, threads, lwgcn_ms or PyG timings", path, i)
+			return errors.New("has no dataset, model, threads, lwgcn_ms or PyG timings")
 		}
 		for _, v := range r.PyG {
 			if !(v.Ms > 0) {
-				return nil, fmt.Errorf("results: %s: record %d (%s %s, %d threads): PyG variant %s/%s has no positive ms", path, i, r.Model, r.Dataset, r.Threads, v.Adj, v.X)
+				return fmt.Errorf("(%s %s, %d threads): PyG variant %s/%s has no positive ms", r.Model, r.Dataset, r.Threads, v.Adj, v.X)
 			}
 		}
-		sort.SliceStable(rows[i].PyG, func(a, b int) bool { return rows[i].PyG[a].Ms < rows[i].PyG[b].Ms })
-	}
-	return rows, nil
+		sort.SliceStable(r.PyG, func(a, b int) bool { return r.PyG[a].Ms < r.PyG[b].Ms })
+		return nil
+	})
 }
