@@ -2,6 +2,7 @@ package gokernels
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/gomlx/compute"
 	gb "github.com/gomlx/compute/gobackend"
@@ -280,9 +281,15 @@ func (e *ellRun[T]) parallel(backend *gb.Backend) {
 			blocks = append(blocks, block{p, from, min(from+ellBlockRows, part.r)})
 		}
 	}
+	// Scratch is reused from block to block (at most one per worker): a
+	// fresh one per block was a tenth of GCN's epoch on Squirrel.
+	var scratch sync.Pool
+	scratch.New = func() any { return e.newScratch() }
 	inParallel(backend, len(blocks), true, func(i int) {
 		b := blocks[i]
-		e.rows(b.part, b.from, b.to, e.newScratch(b.part)) // a block is 64 rows: its scratch is small beside them
+		s := scratch.Get().(*ellScratch[T])
+		e.rows(b.part, b.from, b.to, s)
+		scratch.Put(s)
 	})
 }
 
@@ -291,11 +298,16 @@ type ellScratch[T float32 | float64] struct {
 	srcs      [][]T
 }
 
-// newScratch is the scratch of a block of part p: srcs as long as p's
-// rows (sized by the widest part, every block of a product whose hub part
-// has thousands of slots cleared that much: an eighth of a Pubmed epoch).
-func (e *ellRun[T]) newScratch(p int) *ellScratch[T] {
-	return &ellScratch[T]{zero: make([]T, e.d.h), tmp: make([]T, e.d.h), srcs: make([][]T, max(1, e.d.parts[p].sum.k))}
+// newScratch is scratch for any block of the product: srcs as long as its
+// widest part's rows (a hub part can have thousands of slots: allocated
+// once per worker, not per block, which had cleared that much for every
+// block, an eighth of a Pubmed epoch). zero stays zeros (it is read only).
+func (e *ellRun[T]) newScratch() *ellScratch[T] {
+	k := 1
+	for _, part := range e.d.parts {
+		k = max(k, part.sum.k)
+	}
+	return &ellScratch[T]{zero: make([]T, e.d.h), tmp: make([]T, e.d.h), srcs: make([][]T, k)}
 }
 
 // rows computes rows [from, to) of part p into their output rows.
