@@ -77,7 +77,7 @@ func markRowScatters(b *gb.Builder) {
 // execRowScatter executes the scatters marked by markRowScatters: the same
 // combinations as the backend's generic scatter, in the same order (update
 // e before e+1 into each row), so the same bits (for Max and Min up to
-// NaNs and signed zeros, see combineRowsFunc). Indices outside [0, N) are
+// NaNs and signed zeros, see combineRows). Indices outside [0, N) are
 // skipped, as XLA's scatter does (the backend's generic loop does not check
 // them). With ascending indices the rows are split among the backend's idle
 // workers at row boundaries: each output row still sees its updates in
@@ -124,7 +124,6 @@ func scatterRowsOf[T float32 | float64](backend *gb.Backend, op compute.OpType, 
 // order within each output row.
 func scatterRows[T float32 | float64, I int32 | int64](backend *gb.Backend, op compute.OpType, d *rowScatterData, out, upd []T, idx []I) {
 	w, n := d.rowSize, len(out)/max(1, d.rowSize)
-	combine := combineRowsFunc[T, I](op)
 	e := len(idx)
 	if w == 0 || e == 0 {
 		return
@@ -134,7 +133,7 @@ func scatterRows[T float32 | float64, I int32 | int64](backend *gb.Backend, op c
 		parts = min(backend.Workers.AdjustedMaxParallelism(), e/64)
 	}
 	if parts <= 1 {
-		combine(out, upd, idx, 0, e, n, w)
+		combineRows(op, out, upd, idx, 0, e, n, w)
 		return
 	}
 	// Split [0, e) into parts ranges, each start moved forward to where the
@@ -152,7 +151,7 @@ func scatterRows[T float32 | float64, I int32 | int64](backend *gb.Backend, op c
 	starts = append(starts, e)
 	inParallel(backend, len(starts)-1, true, func(i int) {
 		if starts[i] < starts[i+1] {
-			combine(out, upd, idx, starts[i], starts[i+1], n, w)
+			combineRows(op, out, upd, idx, starts[i], starts[i+1], n, w)
 		}
 	})
 }
@@ -167,44 +166,32 @@ func ascending[I int32 | int64](idx []I) bool {
 	return true
 }
 
-// combineRowsFunc returns the loop of op over updates [from, to) of rows of
-// w values. Max and Min are Go's max and min, as the backend's loop over
-// rows of one value; its SIMD loop over wider rows agrees except where the
-// two values are NaN or zeros of opposite sign (there, which operand it
-// returns varies with the row's width: Go's compiler may swap MAXPS's
-// operands), where Go's max and min are a defined answer.
-func combineRowsFunc[T float32 | float64, I int32 | int64](op compute.OpType) func(out, upd []T, idx []I, from, to, n, w int) {
-	switch op { //nolint:exhaustive
-	case compute.OpTypeScatterMax:
-		return combineRows[T, I](func(a, b T) T { return max(a, b) })
-	case compute.OpTypeScatterMin:
-		return combineRows[T, I](func(a, b T) T { return min(a, b) })
-	default:
-		return func(out, upd []T, idx []I, from, to, n, w int) {
-			for e := from; e < to; e++ {
-				j := int(idx[e])
-				if j < 0 || j >= n {
-					continue
-				}
-				o, u := out[j*w:(j+1)*w], upd[e*w:(e+1)*w]
-				for c := range o {
-					o[c] += u[c]
-				}
-			}
+// combineRows combines rows [from, to) of upd into their rows of out
+// (rows of w values, n of them): ScatterSum adds, ScatterMax and ScatterMin
+// take Go's max and min, as the backend's loop over rows of one value; its
+// SIMD loop over wider rows agrees except where the two values are NaN or
+// zeros of opposite sign (there, which operand it returns varies with the
+// row's width: Go's compiler may swap MAXPS's operands), where Go's max and
+// min are a defined answer.
+func combineRows[T float32 | float64, I int32 | int64](op compute.OpType, out, upd []T, idx []I, from, to, n, w int) {
+	for e := from; e < to; e++ {
+		j := int(idx[e])
+		if j < 0 || j >= n {
+			continue
 		}
-	}
-}
-
-func combineRows[T float32 | float64, I int32 | int64](f func(a, b T) T) func(out, upd []T, idx []I, from, to, n, w int) {
-	return func(out, upd []T, idx []I, from, to, n, w int) {
-		for e := from; e < to; e++ {
-			j := int(idx[e])
-			if j < 0 || j >= n {
-				continue
-			}
-			o, u := out[j*w:(j+1)*w], upd[e*w:(e+1)*w]
+		o, u := out[j*w:(j+1)*w], upd[e*w:(e+1)*w]
+		switch op { //nolint:exhaustive
+		case compute.OpTypeScatterMax:
 			for c := range o {
-				o[c] = f(o[c], u[c])
+				o[c] = max(o[c], u[c])
+			}
+		case compute.OpTypeScatterMin:
+			for c := range o {
+				o[c] = min(o[c], u[c])
+			}
+		default:
+			for c := range o {
+				o[c] += u[c]
 			}
 		}
 	}
