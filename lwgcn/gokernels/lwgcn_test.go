@@ -5,21 +5,23 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gomlx/compute"
+
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/datasets"
 	"github.com/lwgcn/toolkit/lwgcn/gokernels"
+	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 	"github.com/lwgcn/toolkit/lwgcn/zoo"
 )
 
-// lwgcnRun trains LW-GCN on one split of a dataset with every kernel on or
-// off (the runner compiles its computations then) and returns its epochs
-// and best-epoch log-probabilities.
-func lwgcnRun(t *testing.T, dataset string, epochs int, on bool) ([]train.EpochStats, []uint64) {
+// goDataset loads a dataset with the standard preprocessing and returns the
+// shared backend, skipping the test off the pure-Go backend (the kernels
+// are its).
+func goDataset(t *testing.T, dataset string) (*graph.Graph, compute.Backend, backend.Info) {
 	t.Helper()
-	defer gokernels.SetAll(on)()
 	g := datasets.Standard(dstest.Load(t, dataset))
 	b, info, err := backend.Shared()
 	if err != nil {
@@ -28,6 +30,39 @@ func lwgcnRun(t *testing.T, dataset string, epochs int, on bool) ([]train.EpochS
 	if !info.IsGo() {
 		t.Skipf("the kernels are the pure-Go backend's (backend %s)", info.Name)
 	}
+	return g, b, info
+}
+
+// sameLossesAndBits fails unless two runs' epochs have the same losses (and
+// accuracies, when accuracies is set) and their best-epoch
+// log-probabilities the same bits.
+func sameLossesAndBits(t *testing.T, histOn, histOff []train.EpochStats, lpOn, lpOff []uint64, accuracies bool) {
+	t.Helper()
+	for i := range histOn {
+		a, b := histOn[i], histOff[i]
+		if math.Float64bits(a.TrainLoss) != math.Float64bits(b.TrainLoss) || math.Float64bits(a.ValLoss) != math.Float64bits(b.ValLoss) ||
+			(accuracies && (a.ValAcc != b.ValAcc || a.TestAcc != b.TestAcc)) {
+			t.Fatalf("epoch %d: train loss %v val loss %v val %v test %v with the kernels; %v %v %v %v without",
+				a.Epoch, a.TrainLoss, a.ValLoss, a.ValAcc, a.TestAcc, b.TrainLoss, b.ValLoss, b.ValAcc, b.TestAcc)
+		}
+	}
+	if len(lpOn) == 0 || len(lpOn) != len(lpOff) {
+		t.Fatalf("%d log-probabilities with the kernels, %d without", len(lpOn), len(lpOff))
+	}
+	for i := range lpOn {
+		if lpOn[i] != lpOff[i] {
+			t.Fatalf("best-epoch log-probability %d differs: %#x with the kernels, %#x without", i, lpOn[i], lpOff[i])
+		}
+	}
+}
+
+// lwgcnRun trains LW-GCN on one split of a dataset with every kernel on or
+// off (the runner compiles its computations then) and returns its epochs
+// and best-epoch log-probabilities.
+func lwgcnRun(t *testing.T, dataset string, epochs int, on bool) ([]train.EpochStats, []uint64) {
+	t.Helper()
+	defer gokernels.SetAll(on)()
+	g, b, info := goDataset(t, dataset)
 	cfg := labelwise.Defaults(dataset)
 	cfg.Epochs = epochs
 	r, err := labelwise.NewRunner(b, info, g, cfg, nil)
@@ -70,22 +105,7 @@ func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
 			if len(histOn) != tc.epochs || len(histOff) != tc.epochs {
 				t.Fatalf("%d epochs with the kernels, %d without, want %d", len(histOn), len(histOff), tc.epochs)
 			}
-			for i := range histOn {
-				a, b := histOn[i], histOff[i]
-				if math.Float64bits(a.TrainLoss) != math.Float64bits(b.TrainLoss) || math.Float64bits(a.ValLoss) != math.Float64bits(b.ValLoss) ||
-					a.ValAcc != b.ValAcc || a.TestAcc != b.TestAcc {
-					t.Fatalf("epoch %d: train loss %v val loss %v val %v test %v with the kernels; %v %v %v %v without",
-						a.Epoch, a.TrainLoss, a.ValLoss, a.ValAcc, a.TestAcc, b.TrainLoss, b.ValLoss, b.ValAcc, b.TestAcc)
-				}
-			}
-			if len(lpOn) == 0 || len(lpOn) != len(lpOff) {
-				t.Fatalf("%d log-probabilities with the kernels, %d without", len(lpOn), len(lpOff))
-			}
-			for i := range lpOn {
-				if lpOn[i] != lpOff[i] {
-					t.Fatalf("best-epoch log-probability %d differs: %#x with the kernels, %#x without", i, lpOn[i], lpOff[i])
-				}
-			}
+			sameLossesAndBits(t, histOn, histOff, lpOn, lpOff, true)
 		})
 	}
 }
@@ -98,14 +118,7 @@ func TestAttentionModelsSameWithAndWithoutKernels(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains four baselines twice")
 	}
-	g := datasets.Standard(dstest.Load(t, "texas"))
-	b, info, err := backend.Shared()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !info.IsGo() {
-		t.Skipf("the kernels are the pure-Go backend's (backend %s)", info.Name)
-	}
+	g, b, info := goDataset(t, "texas")
 	for _, name := range []string{"gat", "supergat", "bmgcn", "fagcn"} {
 		t.Run(name, func(t *testing.T) {
 			e, ok := zoo.Lookup(name)
@@ -140,21 +153,7 @@ func TestAttentionModelsSameWithAndWithoutKernels(t *testing.T) {
 			if len(on.History) != h.Epochs || len(off.History) != h.Epochs {
 				t.Fatalf("%d epochs with the kernels, %d without, want %d", len(on.History), len(off.History), h.Epochs)
 			}
-			for i := range on.History {
-				a, b := on.History[i], off.History[i]
-				if math.Float64bits(a.TrainLoss) != math.Float64bits(b.TrainLoss) || math.Float64bits(a.ValLoss) != math.Float64bits(b.ValLoss) {
-					t.Fatalf("epoch %d: train loss %v val loss %v with the kernels; %v %v without", a.Epoch, a.TrainLoss, a.ValLoss, b.TrainLoss, b.ValLoss)
-				}
-			}
-			lpOn, lpOff := flatBits(t, on.LogProbs), flatBits(t, off.LogProbs)
-			if len(lpOn) == 0 || len(lpOn) != len(lpOff) {
-				t.Fatalf("%d log-probabilities with the kernels, %d without", len(lpOn), len(lpOff))
-			}
-			for i := range lpOn {
-				if lpOn[i] != lpOff[i] {
-					t.Fatalf("best-epoch log-probability %d differs: %#x with the kernels, %#x without", i, lpOn[i], lpOff[i])
-				}
-			}
+			sameLossesAndBits(t, on.History, off.History, flatBits(t, on.LogProbs), flatBits(t, off.LogProbs), false)
 		})
 	}
 }

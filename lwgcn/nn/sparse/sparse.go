@@ -311,8 +311,9 @@ func buildELL(numRows, numCols int, rows, cols []int32) *ell {
 // form (FormFor: XLA's dense or segment forms), they are left out, so
 // that the compiled graph does not take thousands of inputs it never
 // reads (Squirrel's LW-GCN epoch on XLA CPU: 5,773 graph nodes, 581
-// without them and SetSorted's). Matrices of attention-like products, whose weighted
-// forms use the ELL layouts on every backend, are added with SetWeighted.
+// without them and SetSorted's). Matrices of attention-like products,
+// whose weighted forms use the ELL layouts on every backend, are added
+// with SetWeighted.
 func Set(in HostInputs, name string, m *SparseMatrix) {
 	set(in, name, m, NeedsELL(in.BackendName(), m.NumRows, m.NumCols))
 }
