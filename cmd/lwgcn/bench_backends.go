@@ -57,8 +57,8 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs (%d graphs, epoch %d ops)\n", name, results.CaseEpoch,
-				row.MsPerEpoch, row.CPUMs, row.CompileSecs, row.Compiles, row.EpochOps)
+			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs (%d graphs, epoch %d ops%s)\n", name, results.CaseEpoch,
+				row.MsPerEpoch, row.CPUMs, row.CompileSecs, row.Compiles, row.EpochOps, hloSize(row.EpochHLOBytes))
 			if err := save(row); err != nil {
 				return err
 			}
@@ -145,7 +145,7 @@ func benchEpochOn(b compute.Backend, info backend.Info, name string, minTime tim
 		return row, fmt.Errorf("%s on %s: %w", name, info.Name, err)
 	}
 	row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs = t.CompileSecs, t.MsPerEpoch, t.CPUMsPerEpoch, t.PeakRSSBytes, t.Epochs
-	row.Compiles, row.EpochOps = t.Compiles, t.EpochOps
+	row.Compiles, row.EpochOps, row.EpochHLOBytes = t.Compiles, t.EpochOps, t.EpochHLOBytes
 	return row, nil
 }
 
@@ -177,4 +177,13 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// hloSize is ", StableHLO <size>" for an XLA epoch graph's program, "" on
+// pure Go (no program).
+func hloSize(bytes int) string {
+	if bytes == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", StableHLO %.1f KiB", float64(bytes)/1024)
 }

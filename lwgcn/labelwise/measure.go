@@ -29,8 +29,9 @@ type EpochTiming struct {
 	CompileSecs float64
 	// Compiles is the number of graphs the main model compiled (its
 	// epoch's executables; train.Trainer.Compiles) and EpochOps the op
-	// count of its epoch graph (train.Trainer.EpochOps).
-	Compiles, EpochOps int
+	// count of its epoch graph (train.Trainer.EpochOps), EpochHLOBytes
+	// the size of its StableHLO program on XLA (0 on pure Go).
+	Compiles, EpochOps, EpochHLOBytes int
 }
 
 // PrepareEpochs trains f_P on runs (one batch; none: split 0 with
@@ -77,7 +78,8 @@ func (r *Runner) MeasureEpoch(ctx context.Context, minTime time.Duration) (Epoch
 	wall := time.Since(start)
 	return EpochTiming{Epochs: n, MsPerEpoch: float64(wall.Microseconds()) / 1000 / float64(n),
 		CPUMsPerEpoch: float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(n), PeakRSSBytes: peakRSS(),
-		CompileSecs: r.main.CompileTime().Seconds(), Compiles: r.main.Compiles(), EpochOps: r.main.EpochOps()}, nil
+		CompileSecs: r.main.CompileTime().Seconds(), Compiles: r.main.Compiles(), EpochOps: r.main.EpochOps(),
+		EpochHLOBytes: r.main.EpochHLOBytes()}, nil
 }
 
 func cpuTime() time.Duration {

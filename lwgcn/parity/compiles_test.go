@@ -74,6 +74,11 @@ func TestCellCompilesOnce(t *testing.T) {
 			if tr.EpochOps() <= 0 {
 				t.Errorf("GCN: epoch graph op count %d", tr.EpochOps())
 			}
+			// XLA compiles a StableHLO program (a line of text per op at
+			// least); pure Go compiles none.
+			if hlo, isXLA := tr.EpochHLOBytes(), b == xlaB; isXLA && hlo < 10*tr.EpochOps() || !isXLA && hlo != 0 {
+				t.Errorf("GCN on %s: StableHLO program of %d bytes for %d ops", b, hlo, tr.EpochOps())
+			}
 		})
 		t.Run("lwgcn/"+b.String(), func(t *testing.T) {
 			cfg := labelwise.Defaults("texas")

@@ -95,10 +95,11 @@ func backendsSection(dir string) (string, error) {
 
 // compileTable lists, per backend and dataset, what the full LW-GCN epoch
 // compiled: its compile time, the number of graphs compiled (the epoch's
-// executables) and the epoch graph's op count; "" when no row recorded
-// them (files written before they were).
+// executables), the epoch graph's op count and, on XLA, the size of its
+// StableHLO program; "" when no row recorded them (files written before
+// they were).
 func compileTable(rows []results.BackendBench) string {
-	t := plot.NewTable("").Header("dataset", "backend", "threads", "compile s", "graphs", "epoch ops")
+	t := plot.NewTable("").Header("dataset", "backend", "threads", "compile s", "graphs", "epoch ops", "StableHLO KiB")
 	n := 0
 	for _, ds := range speedDatasets {
 		for _, r := range rows {
@@ -106,7 +107,7 @@ func compileTable(rows []results.BackendBench) string {
 				continue
 			}
 			t.Row(plot.Text(experiments.DatasetTitle(ds)), plot.Text(r.Backend), plot.Num(float64(r.Threads()), 0),
-				plot.Num(r.CompileSecs, 2), plot.Num(float64(r.Compiles), 0), plot.Num(float64(r.EpochOps), 0))
+				plot.Num(r.CompileSecs, 2), plot.Num(float64(r.Compiles), 0), plot.Num(float64(r.EpochOps), 0), hloKiB(r))
 			n++
 		}
 	}
@@ -114,8 +115,18 @@ func compileTable(rows []results.BackendBench) string {
 		return ""
 	}
 	return "\nCompilation of the full LW-GCN epoch (main model): compile time, graphs compiled (the epoch's\n" +
-		"executables) and the epoch graph's op count (graph nodes before the backend's own fusion, autodiff's\n" +
-		"included).\n\n" + t.Markdown()
+		"executables), the epoch graph's op count (graph nodes before the backend's own fusion, autodiff's\n" +
+		"included) and, on XLA, the size of the StableHLO program it was compiled from (– on pure Go, which\n" +
+		"compiles none, and in rows recorded before it was measured).\n\n" + t.Markdown()
+}
+
+// hloKiB is an XLA row's StableHLO program size in KiB, "–" where none was
+// recorded.
+func hloKiB(r results.BackendBench) plot.Cell {
+	if r.EpochHLOBytes == 0 {
+		return plot.Text("–")
+	}
+	return plot.Num(float64(r.EpochHLOBytes)/1024, 0)
 }
 
 // sharedCores is the average number of other processes' busy cores above

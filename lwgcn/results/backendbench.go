@@ -29,13 +29,15 @@ type BackendBench struct {
 	// Compiles is the number of graphs compiled for the case (the epoch's
 	// executables) and EpochOps the op count of its epoch graph (graph
 	// nodes, autodiff's included); 0 where not recorded (the layer cases,
-	// files written before).
-	Compiles   int     `json:"compiles,omitempty"`
-	EpochOps   int     `json:"epoch_ops,omitempty"`
-	MsPerEpoch float64 `json:"ms_per_epoch"`
-	CPUMs      float64 `json:"cpu_ms_per_epoch"`
-	PeakRSS    uint64  `json:"peak_rss_bytes,omitempty"`
-	Epochs     int     `json:"epochs_measured"`
+	// files written before). EpochHLOBytes is the size of the epoch
+	// graph's StableHLO program on XLA (0 on pure Go, which has none).
+	Compiles      int     `json:"compiles,omitempty"`
+	EpochOps      int     `json:"epoch_ops,omitempty"`
+	EpochHLOBytes int     `json:"epoch_hlo_bytes,omitempty"`
+	MsPerEpoch    float64 `json:"ms_per_epoch"`
+	CPUMs         float64 `json:"cpu_ms_per_epoch"`
+	PeakRSS       uint64  `json:"peak_rss_bytes,omitempty"`
+	Epochs        int     `json:"epochs_measured"`
 	// OtherCores is the average number of CPUs other processes kept busy
 	// while this backend's timings were taken (CPUSample.OtherCores over
 	// the backend's block); nil in files written before it was recorded.

@@ -189,7 +189,7 @@ func (t *Trainer) buildEpoch(phase int, report bool, epoch EpochFunc, scope *mod
 	outs := []*Node{Stack(stats, 1), logp}
 	t.compiles++
 	if phase == 0 && report {
-		t.epochOps = len(g.Nodes())
+		t.epochOps, t.epochGraph = len(g.Nodes()), g
 	}
 	return outs
 }

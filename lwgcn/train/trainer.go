@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gomlx/compute"
+	gomlxgraph "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
@@ -104,8 +105,10 @@ type Trainer struct {
 	// compiles counts the epoch graphs built (each is compiled once): the
 	// step's executables at the first batch, plus one whenever a batch's
 	// inputs change shape. epochOps is the op count of the last epoch
-	// graph of the first phase.
+	// graph of the first phase, epochGraph that graph (for its compiled
+	// program's size, EpochHLOBytes).
 	compiles, epochOps int
+	epochGraph         *gomlxgraph.Graph
 	// identity is what this trainer's checkpoints are made for (see
 	// checkpointIdentity).
 	identity map[string]string
@@ -237,6 +240,20 @@ func (t *Trainer) Compiles() int { return t.compiles }
 // EpochOps is the number of ops (graph nodes, autodiff's included) of the
 // first phase's epoch graph, 0 before it is built.
 func (t *Trainer) EpochOps() int { return t.epochOps }
+
+// EpochHLOBytes is the size of the StableHLO program the first phase's
+// epoch graph was compiled to on XLA (go-xla's Executable.ProgramBytes,
+// third_party patch 0003); 0 on the pure-Go backend, which compiles no
+// program, and before the graph is compiled.
+func (t *Trainer) EpochHLOBytes() int {
+	if t.epochGraph == nil || !t.epochGraph.IsCompiled() {
+		return 0
+	}
+	if p, ok := t.epochGraph.Executable().(interface{ ProgramBytes() int }); ok {
+		return p.ProgramBytes()
+	}
+	return 0
+}
 
 // BatchSize is R, the runs per compiled computation (0 before the first
 // batch).

@@ -31,7 +31,15 @@ type Executable struct {
 	numDevices       int
 	deviceAssignment []int
 	portable         bool
+
+	// programBytes is the size of the StableHLO program compiled.
+	programBytes int
 }
+
+// ProgramBytes is the size in bytes of the StableHLO program this executable
+// was compiled from: what a caller reports beside its op count to follow a
+// graph's size through changes (the program itself is not kept).
+func (e *Executable) ProgramBytes() int { return e.programBytes }
 
 func (b *Builder) Compile() (compute.Executable, error) {
 	if err := b.CheckValid(); err != nil {
@@ -110,6 +118,7 @@ func (b *Builder) Compile() (compute.Executable, error) {
 		numDevices:       max(1, len(b.deviceAssignment)),
 		deviceAssignment: b.deviceAssignment,
 		portable:         portable,
+		programBytes:     len(program),
 	}, nil
 }
 
