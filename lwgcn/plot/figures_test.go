@@ -257,6 +257,38 @@ func TestLegendAvoidsData(t *testing.T) {
 	}
 }
 
+// With data in every corner there is no free place inside the plot: the
+// legend goes right of it, past every marker.
+func TestLegendMovesOutsideWhenDataFillsThePlot(t *testing.T) {
+	var x, y []float64
+	for i := range 21 {
+		for j := range 21 {
+			x, y = append(x, float64(i)/20), append(y, float64(j)/20)
+		}
+	}
+	p := NewScatter("").Add(Series{Name: "grid", X: x, Y: y})
+	es := parseSVG(t, p.SVG())
+	var legend *elem
+	for _, e := range es {
+		if e.name == "rect" && e.inside("legend") {
+			legend = e
+			break
+		}
+	}
+	if legend == nil {
+		t.Fatal("no legend box")
+	}
+	lx := attrF(t, legend, "x")
+	for _, m := range byClass(es, "marker") {
+		_, _, pts := pathPoints(t, m.attr["d"])
+		for _, q := range pts {
+			if q[0] >= lx {
+				t.Fatalf("marker corner %v at or right of the legend's left edge %g: the legend is inside the plot", q, lx)
+			}
+		}
+	}
+}
+
 func TestScatterDrawsMarkersOnly(t *testing.T) {
 	p := NewScatter("").Add(Series{Name: "a", X: []float64{1, 2, 3}, Y: []float64{1, 2, nan}}, Series{Name: "b", X: []float64{1}, Y: []float64{3}})
 	es := parseSVG(t, p.SVG())

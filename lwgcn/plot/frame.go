@@ -448,6 +448,33 @@ func placeLegend(area box, w, h float64, obstacles [][2]float64, pos LegendPos) 
 	return p[0], p[1], true
 }
 
+// drawLegend draws the legend box at pos: right of area when outside,
+// else at a free place inside it (placeLegend; false when there is none).
+func drawLegend(c *canvas, area box, pos LegendPos, outside bool, w, h float64, obstacles [][2]float64, entries []legendEntry) bool {
+	switch {
+	case pos == LegendNone:
+	case outside:
+		drawLegendBox(c, area.right()+legendGap, area.y, entries)
+	default:
+		x, y, ok := placeLegend(area, w, h, obstacles, pos)
+		if !ok {
+			return false
+		}
+		drawLegendBox(c, x, y, entries)
+	}
+	return true
+}
+
+// withLegendFallback renders with the legend inside the plot (or right of
+// it for LegendRight) and, when no place inside is free, right of it.
+func withLegendFallback(pos LegendPos, render func(outside bool) (string, bool)) string {
+	if svg, ok := render(pos == LegendRight); ok {
+		return svg
+	}
+	svg, _ := render(true)
+	return svg
+}
+
 // sampleSegment appends points every few pixels along a segment.
 func sampleSegment(pts [][2]float64, x0, y0, x1, y1 float64) [][2]float64 {
 	n := int(math.Hypot(x1-x0, y1-y0)/4) + 1

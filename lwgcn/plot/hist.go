@@ -196,22 +196,10 @@ func (h *Histogram) SVG() string {
 			}
 		}
 		c.printf("</g>\n")
-		switch {
-		case pos == LegendNone:
-		case outside:
-			drawLegendBox(c, f.area.right()+legendGap, f.area.y, entries)
-		default:
-			x, y, ok := placeLegend(f.area, lw, lh, obs, pos)
-			if !ok {
-				return "", false
-			}
-			drawLegendBox(c, x, y, entries)
+		if !drawLegend(c, f.area, pos, outside, lw, lh, obs, entries) {
+			return "", false
 		}
 		return c.finish(), true
 	}
-	if svg, ok := render(pos == LegendRight); ok {
-		return svg
-	}
-	svg, _ := render(true)
-	return svg
+	return withLegendFallback(pos, render)
 }

@@ -299,24 +299,12 @@ func (p *LinePlot) SVG() string {
 		drawTitle(c, p.title, float64(w)/2)
 		drawAxes(c, f.area, &f.xa, &f.ya, axesStyle{xTitle: p.xLabel, yTitle: p.yLabel})
 		obstacles := p.drawData(c, f.area, &f.xa, &f.ya, ss, "clip")
-		switch {
-		case pos == LegendNone:
-		case outside:
-			drawLegendBox(c, f.area.right()+legendGap, f.area.y, entries)
-		default:
-			x, y, ok := placeLegend(f.area, lw, lh, obstacles, pos)
-			if !ok {
-				return "", false
-			}
-			drawLegendBox(c, x, y, entries)
+		if !drawLegend(c, f.area, pos, outside, lw, lh, obstacles, entries) {
+			return "", false
 		}
 		return c.finish(), true
 	}
-	if svg, ok := render(pos == LegendRight); ok {
-		return svg
-	}
-	svg, _ := render(true)
-	return svg
+	return withLegendFallback(pos, render)
 }
 
 // drawData draws reference lines and series inside area, clipped to it, and
