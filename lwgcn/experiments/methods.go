@@ -50,7 +50,10 @@ type Outcome struct {
 	SelectionWeight *float64
 	Metrics         map[string]float64
 	MsPerEpoch      float64
-	CompileSecs     float64
+	// CompileSecs and Compiles: the compiling done for this run (see
+	// results.Run).
+	CompileSecs float64
+	Compiles    int
 }
 
 // Method trains one configuration on one dataset graph, split by split.
@@ -305,7 +308,7 @@ func (m *lwgcnMethod) Run(ctx context.Context, split int, seed int64) (Outcome, 
 func (m *lwgcnMethod) outcome(res *labelwise.SplitResult) Outcome {
 	f := res.Final()
 	o := Outcome{TestAcc: f.TestAcc, ValAcc: f.ValAcc, TrainAcc: f.TrainAcc, BestEpoch: f.BestEpoch,
-		Epochs: m.cfg.Epochs, MsPerEpoch: f.MsPerEpoch, CompileSecs: res.CompileSecs,
+		Epochs: m.cfg.Epochs, MsPerEpoch: f.MsPerEpoch, CompileSecs: res.CompileSecs, Compiles: res.Compiles,
 		Metrics: map[string]float64{"pseudo_acc": f.PseudoAcc, "fp_test_acc": res.PseudoTestAcc,
 			"fp_ms_per_epoch": res.PseudoMsPerEpoch}}
 	if res.PseudoShared {
@@ -392,19 +395,37 @@ func (m *zooMethod) Run(ctx context.Context, split int, seed int64) (Outcome, er
 	if err != nil {
 		return Outcome{}, err
 	}
+	c := startCompiles(t)
 	rr, err := t.RunOne(ctx, train.Run{Split: split, Seed: seed})
 	if err != nil {
 		return Outcome{}, err
 	}
 	defer rr.Finalize()
-	return m.outcome(rr, t.CompileTime().Seconds()), nil
+	secs, n := c.since(t)
+	return m.outcome(rr, secs, n), nil
+}
+
+// compileMark is a trainer's compile count and time before a run, so that
+// the run records only the compiling it did.
+type compileMark struct {
+	n    int
+	secs float64
+}
+
+func startCompiles(t *train.Trainer) compileMark {
+	return compileMark{t.Compiles(), t.CompileTime().Seconds()}
+}
+
+// since is the compile time and graphs compiled since the mark.
+func (c compileMark) since(t *train.Trainer) (secs float64, n int) {
+	return t.CompileTime().Seconds() - c.secs, t.Compiles() - c.n
 }
 
 // outcome reads a run's result (alone or from a batch; compile: its share
-// of the compilation).
-func (m *zooMethod) outcome(rr *train.RunResult, compile float64) Outcome {
+// of the compilation, compiles the graphs it compiled).
+func (m *zooMethod) outcome(rr *train.RunResult, compile float64, compiles int) Outcome {
 	o := Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
-		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: compile}
+		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: compile, Compiles: compiles}
 	if m.hyper.Selection().By == train.ByValROCAUC {
 		o.Metrics = map[string]float64{MetricValROCAUC: rr.ValROCAUC, MetricTestROCAUC: rr.TestROCAUC}
 	}

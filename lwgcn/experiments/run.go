@@ -121,7 +121,7 @@ func RunRecord(experiment, dataset, name string, m Method, r train.Run, o Outcom
 		Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
 		TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
 		SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
-		TotalSecs: secs, BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
+		Compiles: &o.Compiles, TotalSecs: secs, BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
 }
 
 // RunKey is the results key of one run.

@@ -283,7 +283,7 @@ func sweepMethod(ctx context.Context, b compute.Backend, info backend.Info, spec
 			Split: r.Split, Seed: r.Seed, Params: maps.Clone(params),
 			Options: map[string]string{"config": shortHash(config), "point": p.String()},
 			TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
-			Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs, TotalSecs: secs,
+			Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs, Compiles: &o.Compiles, TotalSecs: secs,
 			BatchRuns: perBatch, Note: note, Provenance: results.NewProvenance(info.Name)}
 		if spec.Tag != "" {
 			run.Options["tag"] = spec.Tag

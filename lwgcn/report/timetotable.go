@@ -38,6 +38,12 @@ type TimeToTable struct {
 	// Cells is the number of cells the table has; CompleteCells those that
 	// have every run of their protocol.
 	Cells, CompleteCells int
+	// CompileRuns are the table's runs that recorded their compiles
+	// (results.Run.Compiles; runs recorded before it are left out), Compiles
+	// the epoch graphs they compiled and CompileSecs the time that took
+	// (part of the times above, apart from training).
+	CompileRuns, Compiles int
+	CompileSecs           float64
 	// Accelerator is the time of the runs on an accelerator
 	// (results.Provenance.OnAccelerator): another machine, so its sessions
 	// are counted apart and not in the fields above.
@@ -78,6 +84,11 @@ func computeTimeToTable(sessions []results.Session, runs []results.Run, cells []
 	var cpu sessionTally
 	var accel []results.Run
 	for _, r := range runs {
+		if r.Compiles != nil {
+			t.CompileRuns++
+			t.Compiles += *r.Compiles
+			t.CompileSecs += r.CompileSecs
+		}
 		if r.Provenance.OnAccelerator() {
 			accel = append(accel, r)
 			continue
@@ -228,11 +239,17 @@ func (t TimeToTable) Markdown() string {
 	if len(parts) == 0 {
 		parts = append(parts, "no runs")
 	}
+	compiling := ""
+	if t.CompileRuns > 0 {
+		compiling = fmt.Sprintf("; compiling (in those times, apart from training): %d epoch graph%s in %s, "+
+			"over the %d run%s that recorded it", t.Compiles, map[bool]string{true: "", false: "s"}[t.Compiles == 1],
+			fmtDuration(t.CompileSecs), t.CompileRuns, map[bool]string{true: "", false: "s"}[t.CompileRuns == 1])
+	}
 	complete := "complete (every cell has all its protocol runs)"
 	if !t.Complete() {
 		complete = fmt.Sprintf("not complete (%d of %d cells have all their protocol runs)", t.CompleteCells, t.Cells)
 	}
-	return "Time-to-table: " + strings.Join(parts, "; plus ") + "; " + complete + ".\n"
+	return "Time-to-table: " + strings.Join(parts, "; plus ") + compiling + "; " + complete + ".\n"
 }
 
 // openSessions reads the sessions of <dir>/<name>.json for each name.

@@ -177,6 +177,83 @@ func TestRunRecordsSessions(t *testing.T) {
 	}
 }
 
+// Each run records the compiling it did, not its trainer's so far. In a
+// cell trained one run at a time, GCN's first run compiles the epoch
+// graphs and the others reuse them (0 graphs, 0 s); LW-GCN's later runs
+// compile at most what the first did (on pure Go its label-wise ELL layouts
+// follow each run's pseudo-labels and are rebuilt; on XLA it compiles once
+// per cell, see lwgcn/parity's TestCellCompilesOnce), never the running
+// total. In a batch of 3 the first run carries the batch's graphs and every
+// run the same share of the time. The time-to-table line sums them.
+func TestRunsRecordTheirOwnCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains models")
+	}
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, batch := range []int{experiments.BatchAlone, 3} {
+		spec := experiments.Spec{Experiment: "table2", ResultsPath: filepath.Join(dir, fmt.Sprintf("b%d", batch), "table2.json"),
+			Datasets: []string{"texas"}, Methods: []string{"gcn", "lwgcn"}, MaxRuns: 3, Override: experiments.Overrides{Epochs: 2},
+			DatasetOptions: dstest.Options(t), Command: "reproduce", Batch: batch}
+		if err := os.MkdirAll(filepath.Dir(spec.ResultsPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := experiments.Run(context.Background(), b, info, spec); err != nil {
+			t.Fatal(err)
+		}
+		f, err := results.Open(spec.ResultsPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byModel := map[string][]results.Run{}
+		for _, r := range f.Runs() {
+			byModel[r.Model] = append(byModel[r.Model], r)
+		}
+		for _, m := range []string{"gcn", "lwgcn"} {
+			runs := byModel[m]
+			if len(runs) != 3 {
+				t.Fatalf("batch %d, %s: %d runs, want 3", batch, m, len(runs))
+			}
+			total := 0
+			for i, r := range runs {
+				if r.Compiles == nil {
+					t.Fatalf("batch %d, %s run %d records no compile count", batch, m, i)
+				}
+				total += *r.Compiles
+				first, alone := i == 0, batch == experiments.BatchAlone
+				var ok bool
+				switch {
+				case !alone: // one batch: the first run carries the graphs, all the same time share
+					ok = first == (*r.Compiles > 0) && r.CompileSecs == runs[0].CompileSecs
+				case first:
+					ok = *r.Compiles > 0 && r.CompileSecs > 0
+				case m == "gcn":
+					ok = *r.Compiles == 0 && r.CompileSecs == 0
+				default:
+					ok = *r.Compiles <= *runs[0].Compiles
+				}
+				if !ok {
+					t.Errorf("batch %d, %s run %d: %d graphs compiled in %.3f s (first run: %d in %.3f s)", batch, m, i,
+						*r.Compiles, r.CompileSecs, *runs[0].Compiles, runs[0].CompileSecs)
+				}
+			}
+			if m == "lwgcn" && total < 2 {
+				t.Errorf("batch %d: LW-GCN compiled %d graphs, want f_P's and the main model's", batch, total)
+			}
+		}
+		doc, err := table2Section(filepath.Dir(spec.ResultsPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(doc, "; compiling (in those times, apart from training): ") || !strings.Contains(doc, "over the 6 runs that recorded it") {
+			t.Errorf("batch %d: no compile summary over the 6 runs in the time-to-table line:\n%s", batch, doc)
+		}
+	}
+}
+
 // The sweep's and the depth study's cells from hand-made runs: a sweep
 // point is complete with its 10 splits (h read back as recorded, 0.3 as
 // 0.30000000000000004 included); a depth cell is (dataset, method, layers).

@@ -143,8 +143,14 @@ type Run struct {
 	// Metrics holds further named values (pseudo-label accuracy, ...).
 	Metrics map[string]float64 `json:"metrics,omitempty"`
 
-	MsPerEpoch   float64 `json:"ms_per_epoch"`
+	MsPerEpoch float64 `json:"ms_per_epoch"`
+	// CompileSecs is the run's share of the graph building and compiling
+	// its invocation did for it, Compiles the epoch graphs it compiled (0:
+	// it reused those of an earlier run of its cell; a batch's first run
+	// carries the batch's). Compiles is nil in runs recorded before it was,
+	// whose CompileSecs is their trainer's whole compile time so far.
 	CompileSecs  float64 `json:"compile_secs,omitempty"`
+	Compiles     *int    `json:"compiles,omitempty"`
 	TotalSecs    float64 `json:"total_secs"`
 	PeakMemBytes uint64  `json:"peak_mem_bytes,omitempty"`
 
