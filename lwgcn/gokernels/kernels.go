@@ -1,7 +1,6 @@
 package gokernels
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -89,13 +88,3 @@ func Active() []string {
 // Engine names the compute source lwgcn is built with (the module replaced
 // by third_party/compute, see its README).
 const Engine = "compute v0.1.14 + lwgcn patches (third_party/patches/compute)"
-
-// Describe is one line for provenance and the backend line, e.g.
-// "compute v0.1.14 + lwgcn patches (...), kernels: rowgather, gathersum, rng".
-func Describe() string {
-	a := Active()
-	if len(a) == 0 {
-		return Engine + ", kernels: none (" + EnvAll + "=off or each off)"
-	}
-	return fmt.Sprintf("%s, kernels: %s", Engine, strings.Join(a, ", "))
-}

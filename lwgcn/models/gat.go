@@ -25,11 +25,6 @@ type GAT struct {
 	Dropout, AttentionDropout float64
 }
 
-// DefaultGAT is the GAT paper's Cora configuration.
-func DefaultGAT() GAT {
-	return GAT{Hidden: 8, Heads: 8, OutHeads: 1, Dropout: 0.6, AttentionDropout: 0.6}
-}
-
 // Name implements Model.
 func (m GAT) Name() string { return "gat" }
 

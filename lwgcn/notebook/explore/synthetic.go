@@ -110,11 +110,6 @@ func Generate(v notebook.Values, bases []BaseGraph) (*graph.Graph, synth.Realise
 	return c.Graph, c.Realised, nil
 }
 
-// DrawSynthetic is the view of Synthetic (without bases) for the values v.
-func DrawSynthetic(v notebook.Values) (*notebook.View, error) {
-	return drawSynthetic(v, func(v notebook.Values) (*graph.Graph, synth.Realised, error) { return Generate(v, nil) })
-}
-
 func drawSynthetic(v notebook.Values, gen func(notebook.Values) (*graph.Graph, synth.Realised, error)) (*notebook.View, error) {
 	g, realised, err := gen(v)
 	if err != nil {
