@@ -226,6 +226,18 @@ func TestDeterministicOutput(t *testing.T) {
 	}
 }
 
+// legendBox is the legend's frame among a figure's elements.
+func legendBox(t *testing.T, es []*elem) *elem {
+	t.Helper()
+	for _, e := range es {
+		if e.name == "rect" && e.inside("legend") {
+			return e
+		}
+	}
+	t.Fatal("no legend box")
+	return nil
+}
+
 // The legend must not cover data: build data that fills the top right and
 // check the legend box avoids every marker.
 func TestLegendAvoidsData(t *testing.T) {
@@ -236,16 +248,7 @@ func TestLegendAvoidsData(t *testing.T) {
 	}
 	p := NewLine("").Add(Series{Name: "diagonal", X: x, Y: y, Markers: true, Shape: Square})
 	es := parseSVG(t, p.SVG())
-	var legend *elem
-	for _, e := range es {
-		if e.name == "rect" && e.inside("legend") {
-			legend = e
-			break
-		}
-	}
-	if legend == nil {
-		t.Fatal("no legend box")
-	}
+	legend := legendBox(t, es)
 	lx, ly, lw, lh := attrF(t, legend, "x"), attrF(t, legend, "y"), attrF(t, legend, "width"), attrF(t, legend, "height")
 	for _, m := range byClass(es, "marker") {
 		_, _, pts := pathPoints(t, m.attr["d"])
@@ -268,16 +271,7 @@ func TestLegendMovesOutsideWhenDataFillsThePlot(t *testing.T) {
 	}
 	p := NewScatter("").Add(Series{Name: "grid", X: x, Y: y})
 	es := parseSVG(t, p.SVG())
-	var legend *elem
-	for _, e := range es {
-		if e.name == "rect" && e.inside("legend") {
-			legend = e
-			break
-		}
-	}
-	if legend == nil {
-		t.Fatal("no legend box")
-	}
+	legend := legendBox(t, es)
 	lx := attrF(t, legend, "x")
 	for _, m := range byClass(es, "marker") {
 		_, _, pts := pathPoints(t, m.attr["d"])
