@@ -51,11 +51,11 @@ func init() {
 				"57.0 ± 1.3, 4.8 below the paper's 61.8 ± 1.8. Validation peaks early (best epochs 24-59 of 500, " +
 				"validation 56.6-59.0) with train accuracy 0.97-1.0 there; the paper's 384-point grid (layers 1-4, " +
 				"lr 0.05, dropout 0, two-layer A and X encoders) is not run here.",
-			"pubmed": "One seed only (10): with the default MLP_f of two layers (hidden 256, lr 0.01, raw features) " +
-				"54.7, validation 54.6 (best epoch 79 of 500), 15.7 below the paper's 70.4 ± 0.7. Cora and Citeseer " +
-				"collapsed the same way with two layers and recovered with one, chosen on validation; on Pubmed that " +
-				"comparison (about 37 CPU minutes per seed here, 4.4 s per epoch on one thread) was not run, and " +
-				"seeds 11-12 of the two-layer setting were stopped.",
+			"pubmed": "Seeds 10 and 11 (12 not run yet): with the default MLP_f of two layers (hidden 256, lr 0.01, " +
+				"raw features) 54.7 and 55.7, validation 54.6 and 57.0 (best epochs 79 and 29 of 500), 15.2 below the " +
+				"paper's 70.4 ± 0.7. Cora and Citeseer collapsed the same way with two layers and recovered with one, " +
+				"chosen on validation; on Pubmed that comparison (about 37 CPU minutes per seed here, 4.4 s per epoch " +
+				"on one thread) was not run.",
 			"cornell": "The 4-point grid on Cornell's own validation keeps Texas's point (hidden 256, lr 0.01: " +
 				"validation 71.5; the other three 60.0-66.3), 13.7 below the paper's 77.8; validation peaks early " +
 				"(best epochs 11-430, median 46). The paper's 384-point grid is not run here.",
