@@ -51,8 +51,8 @@ func init() {
 				"57.0 ± 1.3, 4.8 below the paper's 61.8 ± 1.8. Validation peaks early (best epochs 24-59 of 500, " +
 				"validation 56.6-59.0) with train accuracy 0.97-1.0 there; the paper's 384-point grid (layers 1-4, " +
 				"lr 0.05, dropout 0, two-layer A and X encoders) is not run here.",
-			"pubmed": "Seeds 10 and 11 (12 not run yet): with the default MLP_f of two layers (hidden 256, lr 0.01, " +
-				"raw features) 54.7 and 55.7, validation 54.6 and 57.0 (best epochs 79 and 29 of 500), 15.2 below the " +
+			"pubmed": "With the default MLP_f of two layers (hidden 256, lr 0.01, raw features): 54.7, 55.7 and 49.0 " +
+				"over seeds 10-12, validation 54.6, 57.0 and 54.4 (best epochs 79, 29 and 3 of 500), 17.3 below the " +
 				"paper's 70.4 ± 0.7. Cora and Citeseer collapsed the same way with two layers and recovered with one, " +
 				"chosen on validation; on Pubmed that comparison (about 37 CPU minutes per seed here, 4.4 s per epoch " +
 				"on one thread) was not run.",
