@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lwgcn/toolkit/lwgcn/paper"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -19,12 +20,14 @@ func TestFGDominatedNotes(t *testing.T) {
 		"lwgcn": {"pubmed": sum(79.5, 0.010), "cora": sum(84.2, 0.001), "chameleon": sum(70.0, 0.9)},
 		"gcnii": {"pubmed": sum(79.7, 0), "cora": sum(85.4, 0), "chameleon": sum(59.1, 0)},
 	}
-	md := fgDominatedNotes(sums)
+	lw := []fgDominated{{"lwgcn", "LW-GCN", "gcnii", "GCNII"}}
+	ds := []string{"pubmed", "cora", "chameleon"}
+	md := fgDominatedNotes(sums, paper.Table2, lw, ds, 1)
 	// Ours -0.9 (79.5 - 80.4); GCNII's gap 79.7 - 80.2 = -0.5; the rest
 	// (79.5 - 79.7) - (80.4 - 80.2) = -0.4, within our std 0.5.
-	want := "- Pubmed: the learned weight of f_C is 0.010, so LW-GCN predicts what its f_G (GCNII) does. Of LW-GCN's -0.9 against " +
-		"the paper, -0.5 is GCNII's own gap (79.7 ± 0.5 against 80.2 ± 0.2; its note is in the baselines' table) and -0.4 the " +
-		"difference in LW-GCN's margin over GCNII (-0.2 here, +0.2 in the paper), within the std of our runs (0.5)."
+	want := "- LW-GCN on Pubmed: the learned weight of f_C is 0.010, so LW-GCN predicts what its f_G (GCNII) does. Of its -0.9 " +
+		"against the paper, -0.5 is GCNII's own gap (79.7 ± 0.5 against 80.2 ± 0.2) and -0.4 the difference in the margin " +
+		"over GCNII (-0.2 here, +0.2 in the paper), within the std of our runs (0.5)."
 	if !strings.Contains(md, want) {
 		t.Errorf("notes lack Pubmed's:\n%s\nwant %q", md, want)
 	}
@@ -33,8 +36,13 @@ func TestFGDominatedNotes(t *testing.T) {
 	if strings.Contains(md, "Cora") || strings.Contains(md, "Chameleon") || strings.Count(md, "\n- ") != 1 {
 		t.Errorf("notes for rows within the std or with f_C weighing in:\n%s", md)
 	}
+	// Table 3's criterion, two paper stds: Pubmed's -0.9 is beyond 2 x 0.3.
+	if got := fgDominatedNotes(sums, paper.Table2, lw, ds, 2); !strings.Contains(got, "more than 2 × the paper's std") ||
+		!strings.Contains(got, "Pubmed") {
+		t.Errorf("two-std criterion: %q", got)
+	}
 	delete(sums["gcnii"], "pubmed")
-	if got := fgDominatedNotes(sums); got != "" {
+	if got := fgDominatedNotes(sums, paper.Table2, lw, ds, 1); got != "" {
 		t.Errorf("a note without GCNII's row to compare with: %q", got)
 	}
 }
