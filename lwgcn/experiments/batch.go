@@ -163,18 +163,15 @@ func (m *zooMethod) RunBatch(ctx context.Context, runs []train.Run, size int) ([
 	if err != nil {
 		return nil, 0, err
 	}
-	c := startCompiles(t)
 	res, err := t.Run(ctx, runs)
 	if err != nil {
 		return nil, 0, err
 	}
-	secs, n := c.since(t)
 	outs := make([]Outcome, len(runs))
 	for i, rr := range res.Runs {
-		outs[i] = m.outcome(rr, secs/float64(len(runs)), 0)
+		outs[i] = m.outcome(rr)
 		rr.Finalize()
 	}
-	outs[0].Compiles = n
 	return outs, t.BatchSize(), nil
 }
 

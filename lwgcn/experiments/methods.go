@@ -395,37 +395,18 @@ func (m *zooMethod) Run(ctx context.Context, split int, seed int64) (Outcome, er
 	if err != nil {
 		return Outcome{}, err
 	}
-	c := startCompiles(t)
 	rr, err := t.RunOne(ctx, train.Run{Split: split, Seed: seed})
 	if err != nil {
 		return Outcome{}, err
 	}
 	defer rr.Finalize()
-	secs, n := c.since(t)
-	return m.outcome(rr, secs, n), nil
+	return m.outcome(rr), nil
 }
 
-// compileMark is a trainer's compile count and time before a run, so that
-// the run records only the compiling it did.
-type compileMark struct {
-	n    int
-	secs float64
-}
-
-func startCompiles(t *train.Trainer) compileMark {
-	return compileMark{t.Compiles(), t.CompileTime().Seconds()}
-}
-
-// since is the compile time and graphs compiled since the mark.
-func (c compileMark) since(t *train.Trainer) (secs float64, n int) {
-	return t.CompileTime().Seconds() - c.secs, t.Compiles() - c.n
-}
-
-// outcome reads a run's result (alone or from a batch; compile: its share
-// of the compilation, compiles the graphs it compiled).
-func (m *zooMethod) outcome(rr *train.RunResult, compile float64, compiles int) Outcome {
+// outcome reads a run's result (alone or from a batch).
+func (m *zooMethod) outcome(rr *train.RunResult) Outcome {
 	o := Outcome{TestAcc: rr.TestAcc, ValAcc: rr.ValAcc, TrainAcc: rr.TrainAcc, BestEpoch: rr.BestEpoch,
-		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: compile, Compiles: compiles}
+		Epochs: rr.Epochs, MsPerEpoch: rr.MsPerEpoch, CompileSecs: rr.CompileSecs, Compiles: rr.Compiles}
 	if m.hyper.Selection().By == train.ByValROCAUC {
 		o.Metrics = map[string]float64{MetricValROCAUC: rr.ValROCAUC, MetricTestROCAUC: rr.TestROCAUC}
 	}

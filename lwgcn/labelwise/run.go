@@ -46,9 +46,9 @@ type SplitResult struct {
 	// PseudoShared: f_P's pseudo-labels came from a PseudoCache (trained by
 	// an earlier run; PseudoMsPerEpoch is that run's).
 	PseudoShared bool
-	// CompileSecs is this run's share of the compiling its batch did (not
-	// the graphs earlier batches compiled), Compiles the graphs compiled
-	// (f_P's and the main model's; the batch's first run carries them).
+	// CompileSecs and Compiles sum the compiling of the run's f_P and main
+	// model rounds (train.RunResult's: a share of each batch's time, the
+	// graphs carried by the batch's first run).
 	CompileSecs float64
 	Compiles    int
 	TotalSecs   float64
@@ -246,7 +246,6 @@ func (r *Runner) RunAll(ctx context.Context, runs []train.Run) ([]*SplitResult, 
 // runBatch trains one batch: f_P, the main model and its refinement rounds.
 func (r *Runner) runBatch(ctx context.Context, runs []train.Run) ([]*SplitResult, error) {
 	start := time.Now()
-	compile0, compiles0 := r.main.CompileTime()+r.pseudo.CompileTime(), r.Compiles()
 	res := make([]*SplitResult, len(runs))
 	for k, run := range runs {
 		res[k] = &SplitResult{Split: run.Split, Seed: run.Seed}
@@ -263,12 +262,10 @@ func (r *Runner) runBatch(ctx context.Context, runs []train.Run) ([]*SplitResult
 		}
 	}
 	secs := time.Since(start).Seconds() / float64(len(runs))
-	compile := (r.main.CompileTime() + r.pseudo.CompileTime() - compile0).Seconds() / float64(len(runs))
 	for k, run := range runs {
-		res[k].Predictions, res[k].TotalSecs, res[k].CompileSecs = r.labels[run], secs, compile
+		res[k].Predictions, res[k].TotalSecs = r.labels[run], secs
 		delete(r.labels, run)
 	}
-	res[0].Compiles = r.Compiles() - compiles0
 	return res, nil
 }
 
@@ -283,6 +280,7 @@ func (r *Runner) mainRound(ctx context.Context, runs []train.Run, res []*SplitRe
 		m, sp := mr.Runs[k], r.g.Splits()[run.Split]
 		res[k].Finalize()
 		res[k].Main = m
+		res[k].CompileSecs, res[k].Compiles = res[k].CompileSecs+m.CompileSecs, res[k].Compiles+m.Compiles
 		w := math.NaN()
 		if v, ok := m.Extra[ExtraWeightFC]; ok {
 			w = v
@@ -322,6 +320,7 @@ func (r *Runner) pseudoLabels(ctx context.Context, runs []train.Run, res []*Spli
 	for i, run := range missing {
 		rr := pr.Runs[i]
 		res[at[i]].PseudoTestAcc, res[at[i]].PseudoMsPerEpoch = rr.TestAcc, rr.MsPerEpoch
+		res[at[i]].CompileSecs, res[at[i]].Compiles = rr.CompileSecs, rr.Compiles
 		labels, err := r.argmaxLabels(rr.LogProbs, r.g.Splits()[run.Split])
 		rr.Finalize()
 		if err != nil {

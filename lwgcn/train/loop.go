@@ -64,6 +64,7 @@ func (t *Trainer) runBatch(ctx context.Context, first int, runs []Run) ([]*RunRe
 			return nil, err
 		}
 	}
+	compiles, compileTime := t.compiles, t.compileTime
 	args, err := t.prepare(runs)
 	if err != nil {
 		return nil, err
@@ -77,7 +78,16 @@ func (t *Trainer) runBatch(ctx context.Context, first int, runs []Run) ([]*RunRe
 		b.release()
 		return nil, err
 	}
-	return t.finish(b)
+	out, err := t.finish(b)
+	if err != nil {
+		return nil, err
+	}
+	share := (t.compileTime - compileTime).Seconds() / float64(len(out))
+	for _, rr := range out {
+		rr.CompileSecs = share
+	}
+	out[0].Compiles = t.compiles - compiles
+	return out, nil
 }
 
 // resume restores a run's checkpoint (a batch of one run with

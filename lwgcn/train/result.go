@@ -70,6 +70,12 @@ type RunResult struct {
 	// split-epoch); MedianMsPerEpoch the median. Compilation is excluded
 	// (Result.CompileTime).
 	MsPerEpoch, MedianMsPerEpoch float64
+	// CompileSecs is the run's share of the compiling its batch did (the
+	// batch's time split evenly over its runs; graphs compiled for earlier
+	// batches are not counted again) and Compiles the epoch graphs the
+	// batch compiled, carried by its first run (0 on the others).
+	CompileSecs float64
+	Compiles    int
 	// LogProbs are the evaluation log-probabilities [N, C] of the best epoch
 	// and Weights copies of the model weights after it (by variable path,
 	// each as the run alone holds it): later epochs and runs never modify
