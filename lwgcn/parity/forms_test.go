@@ -305,6 +305,28 @@ func BenchmarkSegmentChunks(b *testing.B) {
 	}
 }
 
+// BenchmarkELLOnXLA times A·x and its gradient on XLA in the pure-Go
+// backend's bucketed-ELL form (in ChunkBytes chunks, and each bucket whole)
+// beside the segment form, on BenchmarkSegmentChunks's matrices: whether
+// the ELL layout's gathers and sums, which need no scatter, pay on XLA too.
+func BenchmarkELLOnXLA(b *testing.B) {
+	xlaB := benchXLA(b)
+	defer func(chunk int) { sparse.ChunkBytes = chunk }(sparse.ChunkBytes)
+	for _, c := range []struct{ n, deg, h int }{{5201, 40, 256}, {2277, 16, 64}, {2708, 4, 64}} {
+		m := formMatrix(b, c.n, c.n, c.deg, false, rand.New(rand.NewPCG(seed, 36)))
+		for _, v := range []struct {
+			name  string
+			f     sparse.Form
+			chunk int
+		}{{"segment", sparse.FormSegment, 1 << 20}, {"ell-chunks", sparse.FormELL, 1 << 20}, {"ell-whole", sparse.FormELL, 1 << 40}} {
+			b.Run(fmt.Sprintf("n=%d,h=%d/%s", c.n, c.h, v.name), func(b *testing.B) {
+				sparse.ChunkBytes = v.chunk
+				benchProduct(b, xlaB, m, c.h, v.f)
+			})
+		}
+	}
+}
+
 // benchProduct times A·x and its gradient (x [N, h]) in form f on backend
 // xlaB.
 func benchProduct(b *testing.B, xlaB compute.Backend, m *sparse.SparseMatrix, h int, f sparse.Form) {
