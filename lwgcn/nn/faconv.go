@@ -107,7 +107,7 @@ func FAConv(scope *model.Scope, h *Node, edges *sparse.SpMat, cfg FAConfig, trai
 	e := Dropout(scope, Tanh(score), cfg.Dropout, train)
 	// Σ_u g_uv d_v^-1/2 d_u^-1/2 h_u, the scales being FAEdges' row and
 	// column scales.
-	return runsMulWeighted(edges, h, e, r)
+	return edges.MulWeightedRuns(h, e, r)
 }
 
 // XavierNormalAsUniform is the uniform distribution with the variance of

@@ -128,15 +128,6 @@ func runsMul(m *sparse.SpMat, x *Node, runs int, vals *Node) *Node {
 	return m.Mul(x)
 }
 
-// runsMulWeighted is each run's A_{w_r}·x_r (sparse.SpMat.MulWeighted) for
-// x [cols, R·H] and the runs' entry weights w [NNZ, R].
-func runsMulWeighted(m *sparse.SpMat, x, w *Node, runs int) *Node {
-	if runs == 1 {
-		return m.MulWeighted(x, Reshape(w, m.NNZ))
-	}
-	return m.MulWeightedRuns(x, w, runs)
-}
-
 // runsPropagate is A·x for x [N, R·H] (every run's columns at once), in the
 // layout of sparse.SpMat.MulRuns for a sparse A with several runs.
 func runsPropagate(adj sparse.Propagator, x *Node, runs int) *Node {

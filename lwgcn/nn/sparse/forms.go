@@ -189,13 +189,7 @@ var (
 // the columns (unsorted).
 func (m *SpMat) segmentProduct(x, vals *Node, runs int) *Node {
 	dt := x.DType()
-	var rs, cs *Node
-	if m.RowScale != nil {
-		rs = ConvertDType(m.RowScale, dt)
-	}
-	if m.ColScale != nil {
-		cs = ConvertDType(m.ColScale, dt)
-	}
+	rs, cs := m.scales(dt)
 	// The product and its transpose: scale by pre, segment-sum from -> to,
 	// scale by post.
 	scaledSum := func(v, pre, post, from, to *Node, rows int, sorted bool) *Node {

@@ -257,10 +257,9 @@ func (s *RowSlots) MulWeightedRuns(x *Node, w SlotValues, runs int) *Node {
 		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node {
 			we := StopGradient(ConvertDType(s.ToEntries(w), dt))
 			if runs == 1 {
-				return ellMul(v, m.byCol, we)
+				we = ExpandAxes(we, -1)
 			}
-			vp := Concatenate([]*Node{we, Zeros(v.Graph(), shapes.Make(dt, 1, runs))}, 0) // padding slots read 0
-			return ellMulRuns(v, m.byCol, vp, runs, false)
+			return ellMul(v, m.byCol, padEntryVals(we), runs, false, nil)
 		}))
 	}
 	if m.RowScale != nil {

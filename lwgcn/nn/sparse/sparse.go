@@ -616,13 +616,7 @@ func (m *SpMat) Mul(x *Node) *Node {
 		return m.wide().Mul(x)
 	}
 	dt := x.DType()
-	var rs, cs *Node
-	if m.RowScale != nil {
-		rs = ConvertDType(m.RowScale, dt)
-	}
-	if m.ColScale != nil {
-		cs = ConvertDType(m.ColScale, dt)
-	}
+	rs, cs := m.scales(dt)
 	// vals: nil (ones or the stored values, pre-arranged per chunk) or the
 	// overriding values, gathered per slot.
 	var vals *Node
@@ -655,17 +649,31 @@ func (m *SpMat) Mul(x *Node) *Node {
 	if vals == nil && m.hubRow != nil {
 		byRow, byCol = m.hubRow, m.hubCol
 	}
-	// Scales are applied inside the product and its gradient, where the Go
-	// backend broadcasts [n, 1] operands without materialising them (the
-	// autodiff of a broadcasting Mul materialises them).
-	// fwd carries no gradient: it stops it on its first intermediate result
-	// (an identity on x itself would copy x whenever x has other uses, e.g.
-	// a weight matrix).
+	var vp *Node
+	if vals != nil {
+		vp = padEntryVals(ExpandAxes(vals, -1))
+	}
+	return m.ellProduct(x, byRow, byCol, vp, 1)
+}
+
+// ellProduct is rs ⊙ (A_r·(cs ⊙ x_r)) in the ELL form for R runs (x
+// [NumCols, R·H], run r in columns r·H...; vp nil: the stored values,
+// pre-arranged per chunk, or ones; else the runs' entry values
+// [NNZ+1, R], padEntryVals) on the layouts byRow and, for the gradient
+// cs ⊙ (A_rᵀ·(rs ⊙ v_r)), byCol. The scales are applied inside the
+// product and its gradient, where the Go backend broadcasts [n, 1]
+// operands without materialising them (the autodiff of a broadcasting Mul
+// materialises them). fwd carries no gradient: it stops it on its first
+// intermediate result (an identity on x itself would copy x whenever x
+// has other uses, e.g. a weight matrix).
+func (m *SpMat) ellProduct(x *Node, byRow, byCol *ellNodes, vp *Node, runs int) *Node {
+	dt := x.DType()
+	rs, cs := m.scales(dt)
 	fwd := func(x *Node) *Node {
 		if cs != nil {
 			x = StopGradient(Mul(x, cs))
 		}
-		y := ellMulStop(x, byRow, vals, cs == nil)
+		y := ellMul(x, byRow, vp, runs, cs == nil, nil)
 		if rs != nil {
 			y = Mul(y, rs)
 		}
@@ -678,13 +686,30 @@ func (m *SpMat) Mul(x *Node) *Node {
 		if rs != nil {
 			v = Mul(v, rs)
 		}
-		g := ellMul(v, byCol, vals)
+		g := ellMul(v, byCol, vp, runs, false, nil)
 		if cs != nil {
 			g = Mul(g, cs)
 		}
 		return g
 	}
 	return linearWithCustomGradient(x, fwd, bwd)
+}
+
+// scales returns the row and column scales in dt (nil: none).
+func (m *SpMat) scales(dt dtypes.DType) (rs, cs *Node) {
+	if m.RowScale != nil {
+		rs = ConvertDType(m.RowScale, dt)
+	}
+	if m.ColScale != nil {
+		cs = ConvertDType(m.ColScale, dt)
+	}
+	return rs, cs
+}
+
+// padEntryVals appends the zero row that ELL padding slots read to entry
+// values [NNZ, R]: [NNZ+1, R].
+func padEntryVals(vals *Node) *Node {
+	return Concatenate([]*Node{vals, Zeros(vals.Graph(), shapes.Make(vals.DType(), 1, vals.Shape().Dimensions[1]))}, 0)
 }
 
 // denseGradientTranspose selects denseMulWithTranspose for the dense form
@@ -746,25 +771,19 @@ func linearWithCustomGradient(x *Node, fwd, bwd func(*Node) *Node) *Node {
 	return outs[0]
 }
 
-// ellMul computes A·x with A in ELL layout e: per bucket (in chunks of at
-// most ChunkBytes), gather the slots' rows of x (plus a zero row for
-// padding) into [K, rows, H], scale them by the entries' values when there
-// are any, and sum over the leading axis K (a SIMD reduction in the Go
-// backend; the middle axis of [rows, K, H] is not); then put the rows back
-// in order. vals are overriding entry values ([NNZ], gathered per slot) or
-// nil: the stored values (pre-arranged per chunk, when the matrix has any)
-// or ones.
-func ellMul(x *Node, e *ellNodes, vals *Node) *Node { return ellMulStop(x, e, vals, false) }
-
-// ellMulStop is ellMul; stop stops gradients on the operand (at no cost
-// when the operand gets its zero row appended).
-func ellMulStop(x *Node, e *ellNodes, vals *Node, stop bool) *Node {
-	return ellMulRecord(x, e, vals, stop, nil)
-}
-
-// ellMulRecord is ellMulStop; a non-nil rec records the gathered blocks
+// ellMul computes A_r·x_r for R runs with A in ELL layout e (x [cols,
+// R·H], run r in columns r·H...): per bucket (in chunks of at most
+// ChunkBytes, or of a run alone's chunk when that is larger), gather the
+// slots' rows of x (plus a zero row for padding) into [K, rows, R·H],
+// scale them by the entries' values when there are any, and sum over the
+// leading axis K (a SIMD reduction in the Go backend; the middle axis of
+// [rows, K, H] is not); then put the rows back in order. vp is nil (the
+// stored values, pre-arranged per chunk, when the matrix has any, else
+// ones) or the runs' entry values [NNZ+1, R] (padEntryVals), gathered per
+// slot. stop stops gradients on the operand (at no cost when the operand
+// gets its zero row appended). A non-nil rec records the gathered blocks
 // (for ellRecord.entryGradient).
-func ellMulRecord(x *Node, e *ellNodes, vals *Node, stop bool, rec *ellRecord) *Node {
+func ellMul(x *Node, e *ellNodes, vp *Node, runs int, stop bool, rec *ellRecord) *Node {
 	xp := x
 	if !e.padded {
 		xp = Concatenate([]*Node{x, Zeros(x.Graph(), shapes.Make(x.DType(), 1, x.Shape().Dimensions[1]))}, 0)
@@ -774,11 +793,8 @@ func ellMulRecord(x *Node, e *ellNodes, vals *Node, stop bool, rec *ellRecord) *
 	}
 	g := xp.Graph()
 	dt := xp.DType()
-	h := xp.Shape().Dimensions[1]
-	var vp *Node
-	if vals != nil {
-		vp = Concatenate([]*Node{vals, Zeros(g, shapes.Make(dt, 1))}, 0)
-	}
+	w := xp.Shape().Dimensions[1]
+	h := w / runs
 	if rec != nil && (e.hubIdx != nil || e.hubDenseT != nil) {
 		panicf("nn: entry gradients need the full ELL layout, not the hub form")
 	}
@@ -787,35 +803,53 @@ func ellMulRecord(x *Node, e *ellNodes, vals *Node, stop bool, rec *ellRecord) *
 		parts = append(parts, Dot(ConvertDType(e.hubDenseT, dt), xp).Product()) // the hub rows
 	}
 	if e.empty > 0 {
-		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, h)))
+		parts = append(parts, Zeros(g, shapes.Make(dt, e.empty, w)))
 	}
 	rec.start(e)
 	for b, chunks := range e.buckets {
 		k := chunks[0].idx.Shape().Dimensions[0]
 		// The whole bucket as one chunk when its block fits ChunkBytes, else
 		// the host's chunks (ELLChunkSlots slots each).
-		if w := e.whole[b]; w != nil && dt.Size()*k*w.idx.Shape().Dimensions[1]*h <= ChunkBytes {
-			chunks = []ellChunk{*w}
+		if wh := e.whole[b]; wh != nil && dt.Size()*k*wh.idx.Shape().Dimensions[1]*w <= ChunkBytes {
+			chunks = []ellChunk{*wh}
 		}
 		for _, ch := range chunks {
-			r := ch.idx.Shape().Dimensions[1]
-			blk := Gather(xp, ch.idx, false) // [K, r, H]
-			rec.add(blk, ch.entry, r)
-			switch {
-			case vp != nil:
-				blk = Mul(blk, ExpandAxes(Gather(vp, ch.entry, false), -1)) // [K, r, 1]
-			case ch.val != nil:
-				blk = Mul(blk, ConvertDType(ch.val, dt))
-			}
-			if k == 1 {
-				parts = append(parts, Reshape(blk, r, h))
-			} else {
-				parts = append(parts, Reshape(ReduceSum(Reshape(blk, k, r*h), 0), r, h))
+			rows := ch.idx.Shape().Dimensions[1]
+			// With several runs a chunk's block is R times wider than a run
+			// alone's: split its rows so that each block stays within
+			// ChunkBytes (in cache), or within a run alone's block.
+			step := max(1, min(rows, max(ChunkBytes, dt.Size()*k*rows*h)/max(1, dt.Size()*k*w)))
+			for a := 0; a < rows; a += step {
+				idx, ent, cv := ch.idx, ch.entry, ch.val
+				if step < rows {
+					cut := func(n *Node) *Node { return Slice(n, AxisRange(), AxisRange(a, min(a+step, rows))) }
+					idx, ent = cut(idx), cut(ent)
+					if cv != nil {
+						cv = cut(cv)
+					}
+				}
+				r := idx.Shape().Dimensions[1]
+				blk := Gather(xp, idx, false) // [K, r, R·H]
+				rec.add(blk, ent, r)
+				switch {
+				case vp != nil && runs == 1:
+					blk = Mul(blk, Gather(vp, ent, false)) // [K, r, 1]
+				case vp != nil:
+					v := Reshape(Gather(vp, ent, false), k, r, runs, 1) // [K, r, R, 1]
+					blk = Mul(Reshape(blk, k, r, runs, h), v)
+				case cv != nil:
+					blk = Mul(blk, ConvertDType(cv, dt))
+				}
+				if k == 1 {
+					parts = append(parts, Reshape(blk, r, w))
+				} else {
+					parts = append(parts, Reshape(ReduceSum(Reshape(blk, k, r*w), 0), r, w))
+				}
 			}
 		}
 	}
 	if e.padded {
-		parts = append(parts, Zeros(g, shapes.Make(dt, 1, h)))
+		parts = append(parts, Zeros(g, shapes.Make(dt, 1, w)))
 	}
 	cat := parts[0]
 	if len(parts) > 1 {

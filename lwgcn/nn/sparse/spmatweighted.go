@@ -23,36 +23,67 @@ import (
 // Evaluation passes (NoGrad) skip the gradient scaffolding.
 // Shapes: x [NumCols, H], w [NNZ]; result [NumRows, H].
 func (m *SpMat) MulWeighted(x, w *Node) *Node {
-	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols {
-		panicf("nn: sparse %d x %d matrix times %s", m.NumRows, m.NumCols, x.Shape())
-	}
 	if w.Rank() != 1 || w.Shape().Dimensions[0] != m.NNZ {
 		panicf("nn: entry weights %s for a sparse matrix with %d entries (want [%d])", w.Shape(), m.NNZ, m.NNZ)
 	}
+	return m.MulWeightedRuns(x, ExpandAxes(w, -1), 1)
+}
+
+// MulWeightedRuns is MulWeighted for R runs sharing m's sparsity pattern
+// and scales, each with its own entry weights computed in the graph (the
+// batched aggregation of attention-like layers such as FAConv):
+//
+//	out_r = RowScale ⊙ A_{w_r} · (ColScale ⊙ x_r)
+//
+// Gradients flow to x (Aᵀ_{w_r}·v_r on the transposed ELL layout, gathers
+// only) and to w (ellRecord.entryGradient, per run). Small matrices (DenseMaxElements) scatter each run's
+// weights into a dense matrix and use one batched Dot when MulWeighted
+// would (denseFor, on the R·H columns).
+//
+// Shapes: x [NumCols, R·H], run r owning columns r·H … (r+1)·H-1; w
+// [NNZ, R], the entries' weights per run in the row-sorted entry order;
+// result [NumRows, R·H] in x's column layout.
+func (m *SpMat) MulWeightedRuns(x, w *Node, runs int) *Node {
+	if x.Rank() != 2 || x.Shape().Dimensions[0] != m.NumCols || runs < 1 || x.Shape().Dimensions[1]%runs != 0 {
+		panicf("nn: MulWeightedRuns: sparse %d x %d matrix times %s for %d runs", m.NumRows, m.NumCols, x.Shape(), runs)
+	}
+	if d := w.Shape().Dimensions; w.Rank() != 2 || d[0] != m.NNZ || d[1] != runs {
+		panicf("nn: MulWeightedRuns: entry weights %s, want [%d, %d]", w.Shape(), m.NNZ, runs)
+	}
 	if m.dense != nil && !m.denseFor(x.Shape().Dimensions[1]) {
-		return m.wide().MulWeighted(x, w)
+		return m.wide().MulWeightedRuns(x, w, runs)
 	}
 	dt := x.DType()
 	w = ConvertDType(w, dt)
 	if m.ColScale != nil {
 		x = Mul(x, ConvertDType(m.ColScale, dt))
 	}
+	h := x.Shape().Dimensions[1] / runs
 	var y *Node
 	switch {
-	case m.dense != nil:
-		b := Scatter(m.coo, w, shapes.Make(dt, m.NumRows, m.NumCols), false, false)
+	case m.dense != nil && runs == 1:
+		b := Scatter(m.coo, Reshape(w, m.NNZ), shapes.Make(dt, m.NumRows, m.NumCols), false, false)
 		y = Dot(b, x).Product()
+	case m.dense != nil:
+		b := m.runsDense(w, runs, false) // [R, rows, cols]
+		if m.noGrad {
+			b, x = StopGradient(b), StopGradient(x)
+		}
+		y = DotGeneral(b, []int{2}, []int{0}, Reshape(x, m.NumCols, runs, h), []int{0}, []int{1}) // [R, rows, H]
+		y = Reshape(TransposeAllDims(y, 1, 0, 2), m.NumRows, runs*h)
 	case m.noGrad:
-		m.mustHaveELL("MulWeighted")
-		y = ellMul(StopGradient(x), m.byRow, StopGradient(w))
+		m.mustHaveELL("MulWeightedRuns")
+		y = ellMul(StopGradient(x), m.byRow, padEntryVals(StopGradient(w)), runs, false, nil)
 	default:
-		m.mustHaveELL("MulWeighted")
+		m.mustHaveELL("MulWeightedRuns")
 		// Value with the gradient for w (entryGradient); the gradient for x
 		// rides on a zero-valued term carrying Aᵀ_w·v.
-		sx, sw := StopGradient(x), StopGradient(w)
-		y = weightedProduct(func(rec *ellRecord) *Node { return ellMulRecord(sx, m.byRow, sw, false, rec) },
-			w, m.NumRows, x.Shape().Dimensions[1], 1)
-		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node { return ellMul(v, m.byCol, sw) }))
+		sx := StopGradient(x)
+		y = weightedProduct(func(rec *ellRecord) *Node {
+			return ellMul(sx, m.byRow, padEntryVals(StopGradient(w)), runs, false, rec)
+		}, w, m.NumRows, x.Shape().Dimensions[1], runs)
+		sw := padEntryVals(StopGradient(w))
+		y = Add(y, linearGradCarrier(x, m.NumRows, func(v *Node) *Node { return ellMul(v, m.byCol, sw, runs, false, nil) }))
 	}
 	if m.RowScale != nil {
 		y = Mul(y, ConvertDType(m.RowScale, dt))
