@@ -11,6 +11,8 @@ import (
 
 	"github.com/lwgcn/toolkit/internal/dstest"
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/datasets"
+	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 	"github.com/lwgcn/toolkit/lwgcn/train"
 )
@@ -198,5 +200,34 @@ func TestWorkerShare(t *testing.T) {
 	if a, b := WorkerShare(Protocol("cora", 1), 0, 2), WorkerShare(Protocol("cora", 1), 1, 2); len(a) != 2 || len(b) != 1 ||
 		a[0].Seed != 10 || b[0].Seed != 11 || a[1].Seed != 12 {
 		t.Errorf("cora shares %v and %v", a, b)
+	}
+}
+
+// A run's record names LW-GCN's f_C variant (the config hash alone does
+// not say it); a baseline's record has the hash only.
+func TestRunRecordNamesVariant(t *testing.T) {
+	b, info, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Backend: b, Info: info, Graph: datasets.Standard(dstest.Load(t, "texas")), Dataset: "texas"}
+	for _, v := range []labelwise.Variant{labelwise.Dense, labelwise.Small} {
+		e := env
+		e.Override = Overrides{Settings: map[string]float64{"variant": float64(v)}}
+		m, err := NewMethod("lwgcn-g", e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := RunRecord("train", "texas", "lwgcn-g", m, train.Run{Seed: 10}, Outcome{}, 0, 0, info)
+		if r.Options["variant"] != v.String() || r.Options["config"] == "" {
+			t.Errorf("variant %s: options %v", v, r.Options)
+		}
+	}
+	m, err := NewMethod("gcn", env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := RunRecord("train", "texas", "gcn", m, train.Run{Seed: 10}, Outcome{}, 0, 0, info); len(r.Options) != 1 {
+		t.Errorf("gcn: options %v, want the config hash only", r.Options)
 	}
 }

@@ -278,6 +278,12 @@ func (m *lwgcnMethod) Config() string {
 	return string(b)
 }
 
+// Options names f_C's variant in each run's record (results.Run.Options),
+// the one setting Params cannot hold as a number.
+func (m *lwgcnMethod) Options() map[string]string {
+	return map[string]string{"variant": m.cfg.Variant.String()}
+}
+
 func (m *lwgcnMethod) Params() map[string]float64 {
 	c := m.cfg
 	p := map[string]float64{"hidden": float64(c.Hidden), "layers": float64(c.Layers), "dropout": c.Dropout,

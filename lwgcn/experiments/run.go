@@ -117,8 +117,13 @@ func (s Spec) recordedElsewhere(ds, name string, r train.Run, config string) boo
 func RunRecord(experiment, dataset, name string, m Method, r train.Run, o Outcome, perBatch int, secs float64,
 	info backend.Info) results.Run {
 	config := m.Config()
+	opts := map[string]string{}
+	if o, ok := m.(interface{ Options() map[string]string }); ok {
+		opts = o.Options()
+	}
+	opts["config"] = shortHash(config)
 	return results.Run{Key: RunKey(experiment, dataset, name, r, config), Experiment: experiment, Dataset: dataset,
-		Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: map[string]string{"config": shortHash(config)},
+		Model: name, Split: r.Split, Seed: r.Seed, Params: m.Params(), Options: opts,
 		TestAcc: o.TestAcc, ValAcc: o.ValAcc, TrainAcc: o.TrainAcc, BestEpoch: o.BestEpoch, Epochs: o.Epochs,
 		SelectionWeight: o.SelectionWeight, Metrics: o.Metrics, MsPerEpoch: o.MsPerEpoch, CompileSecs: o.CompileSecs,
 		Compiles: &o.Compiles, TotalSecs: secs, BatchRuns: perBatch, Provenance: results.NewProvenance(info.Name)}
