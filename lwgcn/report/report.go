@@ -380,8 +380,12 @@ func table3Section(dir string) (string, error) {
 	b.WriteString("GCN as f_G. MLP, GCN, GCNII and LW-GCN rows come from Table 2's runs.\n\n")
 	b.WriteString(Comparison("", sums, datasets, methods, paper.Table3).Markdown())
 	b.WriteString(TableNotes(sums, methods, datasets))
-	b.WriteString(fgDominatedNotes(sums, paper.Table3, []fgDominated{{"lwgcn-p", `LW-GCN\P`, "gcnii", "GCNII"},
-		{"lwgcn-gcn", "LW-GCN_GCN", "gcn", "GCN"}, {"lwgcn", "LW-GCN", "gcnii", "GCNII"}}, datasets, 2))
+	b.WriteString(Table3Notes(sums, datasets))
+	grid, err := openRuns(dir, ablationGridFile)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(ablationGrids(grid))
 	ttt, err := comparisonTimeToTable(dir, sums, methods, datasets, "table2", "table3")
 	if err != nil {
 		return "", err
