@@ -616,7 +616,6 @@ func (m *SpMat) Mul(x *Node) *Node {
 		return m.wide().Mul(x)
 	}
 	dt := x.DType()
-	rs, cs := m.scales(dt)
 	// vals: nil (ones or the stored values, pre-arranged per chunk) or the
 	// overriding values, gathered per slot.
 	var vals *Node
@@ -624,6 +623,7 @@ func (m *SpMat) Mul(x *Node) *Node {
 		vals = ConvertDType(m.Vals, dt)
 	}
 	if m.dense != nil {
+		rs, cs := m.scales(dt)
 		b := m.dense
 		if vals == nil && m.denseT != nil && !m.noGrad && denseGradientTranspose {
 			return denseMulWithTranspose(x, ConvertDType(b, dt), ConvertDType(m.denseT, dt), rs, cs)

@@ -37,11 +37,11 @@ func (m *SpMat) MulRuns(x *Node, runs int, vals *Node) *Node {
 		}
 		vals = StopGradient(ConvertDType(vals, dt))
 	}
-	rs, cs := m.scales(dt)
 	switch {
 	case f == FormSegment:
 		return m.mulRunsSegment(x, vals, runs)
 	case f == FormDense || m.dense != nil:
+		rs, cs := m.scales(dt)
 		return m.mulRunsDense(x, vals, rs, cs, runs)
 	}
 	m.mustHaveELL("MulRuns")
