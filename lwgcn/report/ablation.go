@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -36,8 +35,9 @@ func ablationNotes(sums map[string]map[string]*Summary, ref map[string]map[strin
 	for _, m := range sortedKeys(labelwise.AblationNotes) {
 		for _, d := range datasets {
 			note, ok := labelwise.AblationNotes[m][d]
-			s, p, okP := sums[m][d], ref[m][d], false
-			if _, okP = ref[m][d]; !ok || !okP || s == nil || math.Abs(s.Acc.Mean-p.Mean) <= stds*p.Std {
+			p, okP := ref[m][d]
+			s := sums[m][d]
+			if !ok || !okP || s == nil || withinStds(s.Acc.Mean, p, stds) {
 				continue
 			}
 			fmt.Fprintf(&b, "- %s on %s (%.1f ± %.1f against the paper's %.1f ± %.1f): %s\n", experiments.MethodTitle(m),

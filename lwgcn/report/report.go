@@ -205,7 +205,7 @@ func fgDominatedNotes(sums map[string]map[string]*Summary, ref map[string]map[st
 			p, okP := ref[row.method][d]
 			pg, okG := ref[row.fg][d]
 			if s == nil || g == nil || !okP || !okG || s.Weight.N == 0 || s.Weight.Mean >= fGDominates ||
-				math.Abs(s.Acc.Mean-p.Mean) <= stds*p.Std || (d == "citeseer" && math.Abs(s.Acc.Mean-p.Mean) <= 1) {
+				withinStds(s.Acc.Mean, p, stds) || (d == "citeseer" && math.Abs(s.Acc.Mean-p.Mean) <= 1) {
 				continue
 			}
 			rest := (s.Acc.Mean - g.Acc.Mean) - (p.Mean - pg.Mean)
@@ -275,7 +275,7 @@ func baselinesSection(dir string) (string, error) {
 			if p, ok := paper.Table2[m][d]; ok && !p.OOM && p.Mean != 0 {
 				pStr = fmt.Sprintf("%.1f ± %.1f", p.Mean, p.Std)
 				diff := s.Acc.Mean - p.Mean
-				verdict = fmt.Sprintf("%s (%+.1f)", map[bool]string{true: "yes", false: "no"}[math.Abs(diff) <= 2*p.Std], diff)
+				verdict = fmt.Sprintf("%s (%+.1f)", map[bool]string{true: "yes", false: "no"}[withinStds(s.Acc.Mean, p, 2)], diff)
 			} else if ok && p.OOM {
 				pStr = "OOM"
 			}

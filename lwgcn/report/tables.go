@@ -169,6 +169,12 @@ func Comparison(caption string, sums map[string]map[string]*Summary, datasets, m
 	return t
 }
 
+// withinStds reports whether our mean lies within stds of the paper's
+// standard deviations from its number (the criterion with stds 2).
+func withinStds(mean float64, p paper.Result, stds float64) bool {
+	return math.Abs(mean-p.Mean) <= stds*p.Std
+}
+
 // Verdict compares our LW-GCN mean with the paper's: within one paper std
 // (or within tolerance points when tolerance > 0).
 func Verdict(s *Summary, p paper.Result, tolerance float64) string {
