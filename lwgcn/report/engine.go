@@ -32,7 +32,7 @@ func engineSection(dir string) (string, error) {
 	b.WriteString("lwgcn builds compute v0.1.14 from third_party/ with patches that make the Go backend's\n")
 	b.WriteString("extension points public; lwgcn's kernels (lwgcn/gokernels, each tested bit-identical to the backend's\n")
 	b.WriteString("own ops) use them. `lwgcn bench-engine` times one full LW-GCN epoch (reference settings) with every\n")
-	b.WriteString("kernel off (compute's own ops: the engine of the commits before the patches) and on, in alternating\n")
+	b.WriteString("kernel off (compute's own ops, with patch 0003's smaller work channel for its matrix products) and on, in alternating\n")
 	b.WriteString("child processes, each a block of `lwgcn bench -lwgcn-only`; the median block is kept. `main` is a\n")
 	b.WriteString("binary built from main before the patched engine, when given with `-baseline`; another named\n")
 	b.WriteString("baseline (`-baseline name=path`, e.g. main before the one-trainer refactor) gets columns of its own,\n")

@@ -190,7 +190,7 @@ func avx2LargeFloat32( //alt:f32
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan matmul.WorkItem, max(2000, 2*maxWorkers))
+	workChan := make(chan matmul.WorkItem, 2*maxWorkers)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		matmul.FeedWorkItems(

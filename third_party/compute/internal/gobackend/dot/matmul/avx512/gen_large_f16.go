@@ -197,7 +197,7 @@ func avx512LargeFloat16( //alt:f16
 	}
 
 	// 1. Split work in workItems.
-	workChan := make(chan matmul.WorkItem, max(2000, 2*maxWorkers))
+	workChan := make(chan matmul.WorkItem, 2*maxWorkers)
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		matmul.FeedWorkItems(
