@@ -34,6 +34,12 @@
 //     inserts before the weight gradients' products) as a blocked copy
 //     through registers, 8 x 8 tiles through SIMD shuffles where the CPU
 //     has AVX2.
+//   - weightgrad: a weight gradient xᵀ·dy (a product contracting the first
+//     axis of both operands, which the backend runs as two transposes, the
+//     packing of both and its matrix kernel) read straight from x and dy in
+//     8 x 32 tiles (an assembly loop, weightgrad_amd64.s), in the backend's
+//     own order (fused multiply-adds in row order, panels of 192 rows); on
+//     AVX-512 hosts, for the products the backend's large kernel would run.
 //   - dropoutmask: nn.DropoutMask's chain (RandomUniform's conversion of
 //     the bits, scale, Abs and Min, the comparison with the rate and the
 //     Where) in one pass over the bits.

@@ -19,3 +19,11 @@ var (
 	TransposeKernel   = transposeK
 	TransposesRun     = &transposesRun
 )
+
+// Test hooks of the weightgrad kernel.
+var (
+	WeightGradKernel = weightGradK
+	FusedWeightGrads = &fusedWeightGrads
+	WeightGradsRun   = &weightGradsRun
+	HaveWeightGrad   = haveWeightGrad
+)

@@ -30,10 +30,11 @@ var (
 	adamK        = newKernel("adam", "train.Optimizer's Adam updates (moments and parameter, with weight decay) in one pass each")
 	transposeK   = newKernel("transpose", "2-D transposes of 4-byte values as a blocked copy (the backend's generic one cost more than the product it feeds)")
 	dropoutMaskK = newKernel("dropoutmask", "a dropout mask from the random bits in one pass (RandomUniform's five ops and the Where)")
+	weightGradK  = newKernel("weightgrad", "a weight gradient xᵀ·dy read straight from x and dy (no transposes of both, no packing), in compute's AVX-512 product's order")
 )
 
 // Kernels lists every kernel, in a fixed order.
-var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK}
+var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK, weightGradK}
 
 func newKernel(name, what string) *Kernel {
 	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}

@@ -9,10 +9,11 @@ import (
 
 // Counts of rewritten nodes since the program started (tests check that a
 // kernel took effect).
-var fusedGatherSums, markedRowGathers, markedRowScatters, fusedDropoutMasks, fusedELLProducts, fusedAdam atomic.Int64
+var fusedGatherSums, markedRowGathers, markedRowScatters, fusedDropoutMasks, fusedELLProducts, fusedAdam, fusedWeightGrads atomic.Int64
 
-// transposesRun counts the transposes the transpose kernel ran.
-var transposesRun atomic.Int64
+// transposesRun counts the transposes the transpose kernel ran,
+// weightGradsRun the products the weightgrad kernel ran.
+var transposesRun, weightGradsRun atomic.Int64
 
 // transformPriority runs lwgcn's transformation after the backend's own
 // passes (ImplicitBroadcastFusion is 100), so that it sees broadcasts
@@ -47,6 +48,9 @@ func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 	}
 	if adamK.On() {
 		fuseAdam(b)
+	}
+	if weightGradK.On() {
+		fuseWeightGrads(b)
 	}
 	if afterTransform != nil {
 		afterTransform(b)

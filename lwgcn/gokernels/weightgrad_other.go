@@ -1,0 +1,16 @@
+//go:build !(goexperiment.simd && amd64)
+
+package gokernels
+
+// haveWeightGrad is false without the simd experiment on amd64: compute's
+// product runs in another order there, so no product is rewritten.
+const haveWeightGrad = false
+
+const (
+	weightGradRows = 8
+	weightGradCols = 32
+)
+
+func weightGradTile(out, a, b []float32, n, m, k, m0, m1, k0 int) {
+	panic("gokernels: weightGradTile without SIMD")
+}
