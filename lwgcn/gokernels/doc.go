@@ -23,7 +23,9 @@
 //     K) in one pass that never writes the [K, r, H] block, reading the
 //     operand's appended zero row in place.
 //   - rng: the random bits of RNGBitGenerator written 8 bytes per draw (the
-//     backend writes one byte per loop iteration), the same stream.
+//     backend writes one byte per loop iteration), in 4 interleaved chains
+//     and, for large outputs, in parts on idle workers, each from the PCG's
+//     state advanced to its first draw: the same stream.
 //   - ellproduct: nn/sparse's whole product (its chunks' concatenation,
 //     the position gather back to row order and the row scale) computed
 //     straight into the output rows, in row blocks on the backend's idle

@@ -25,7 +25,7 @@ var (
 	rowGather    = newKernel("rowgather", "Gather of whole rows as one copy per row")
 	rowScatter   = newKernel("rowscatter", "ScatterSum/Max/Min of whole rows (graph.ScatterSum's form, Gather's gradient) as one loop per row, split at row boundaries when the indices ascend")
 	gatherSum    = newKernel("gathersum", "the sparse products' Gather, per-slot weight and ReduceSum in one pass")
-	rng          = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw (same stream)")
+	rng          = newKernel("rng", "RNGBitGenerator's bits written 8 bytes per draw, in interleaved chains and parts on idle workers (same stream)")
 	ellProduct   = newKernel("ellproduct", "a sparse product's chunks computed straight into their output rows, with the row scale (no concatenation, position gather or scaling pass); needs gathersum")
 	adamK        = newKernel("adam", "train.Optimizer's Adam updates (moments and parameter, with weight decay) in one pass each")
 	transposeK   = newKernel("transpose", "2-D transposes of 4-byte values as a blocked copy (the backend's generic one cost more than the product it feeds)")

@@ -230,7 +230,8 @@ func TestGatherSumLeavesSharedBlocks(t *testing.T) {
 }
 
 func TestRNGSameStream(t *testing.T) {
-	for _, size := range []int{1, 7, 8, 13, 4096 + 3} {
+	// The last two sizes are filled in parts on the workers (from 32 k draws).
+	for _, size := range []int{1, 7, 8, 13, 4096 + 3, 300_001, 1 << 20} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			state, err := RNGStateFromSeed(42)
 			if err != nil {
