@@ -27,6 +27,7 @@ var sections = []func(resultsDir string) (string, error){
 	table2Section,       // Table 2: LW-GCN and the baselines beside the paper
 	baselinesSection,    // the baselines' reproduction notes
 	table3Section,       // Table 3: the ablations
+	rerunsSection,       // cells recorded again at a later commit
 	PlatonovMarkdown,    // the heterophily benchmark of Platonov et al.
 	refineSection,       // pseudo-label refinement (beyond the paper)
 	speedSection,        // speed: full LW-GCN epochs and layers
