@@ -19,17 +19,18 @@ func TestRerunsSection(t *testing.T) {
 	}
 	writeJSONFile(t, dir, "table2.json", map[string]any{"version": 1, "runs": []results.Run{
 		run("t/texas/lwgcn/0", "lwgcn", 0, 0.80, "aaaaaaa1111"), run("t/texas/lwgcn/1", "lwgcn", 1, 0.90, "aaaaaaa1111"),
-		run("t/texas/mlp/0", "mlp", 0, 0.70, "aaaaaaa1111")}})
+		run("t/texas/lwgcn/2", "lwgcn", 2, 0.60, "aaaaaaa1111"), run("t/texas/mlp/0", "mlp", 0, 0.70, "aaaaaaa1111")}})
 	writeJSONFile(t, dir, "reruns.json", map[string]any{"version": 1, "runs": []results.Run{
 		run("t/texas/lwgcn/0", "lwgcn", 0, 0.80, "bbbbbbb2222"), run("t/texas/lwgcn/1", "lwgcn", 1, 0.70, "bbbbbbb2222"),
-		run("t/texas/lwgcn/other-settings", "lwgcn", 2, 0.50, "bbbbbbb2222")}})
+		run("t/texas/lwgcn/2", "lwgcn", 2, 0.60, "bbbbbbb2222"), run("t/texas/lwgcn/other-settings", "lwgcn", 3, 0.50, "bbbbbbb2222")}})
 	got, err := rerunsSection(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Recorded 80, 90: 85.0 ± 5.0; rerun 80, 70: 75.0 ± 5.0; one identical.
+	// Recorded 80, 90, 60: 76.7 ± 12.5 (population std: sqrt(466.7/3));
+	// rerun 80, 70, 60: 70.0 ± 8.2 (sqrt(200/3)); two identical.
 	for _, want := range []string{
-		"| Texas | LW-GCN | 2 | 1 | 85.0 ± 5.0 | aaaaaaa | 75.0 ± 5.0 | bbbbbbb | -10.0 |",
+		"| Texas | LW-GCN | 3 | 2 | 76.7 ± 12.5 | aaaaaaa | 70.0 ± 8.2 | bbbbbbb | -6.7 |",
 		"1 reruns have no record of the same key",
 	} {
 		if !strings.Contains(got, want) {
