@@ -74,6 +74,12 @@ type Method interface {
 	RunBatch(ctx context.Context, runs []train.Run, size int) ([]Outcome, int, error)
 }
 
+// OptionRecorder is a Method whose string settings (LW-GCN's f_C variant)
+// go into each run's record (results.Run.Options) beside Params.
+type OptionRecorder interface {
+	Options() map[string]string
+}
+
 // Overrides adjust a method's reference configuration (grid search, quick
 // runs, the flags of `lwgcn train`). Zero fields keep the reference.
 type Overrides struct {

@@ -118,7 +118,7 @@ func RunRecord(experiment, dataset, name string, m Method, r train.Run, o Outcom
 	info backend.Info) results.Run {
 	config := m.Config()
 	opts := map[string]string{}
-	if o, ok := m.(interface{ Options() map[string]string }); ok {
+	if o, ok := m.(OptionRecorder); ok {
 		opts = o.Options()
 	}
 	opts["config"] = shortHash(config)
