@@ -17,6 +17,36 @@ import (
 	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
 
+// timeExec compiles exec with kernel k set to on (a kernel takes effect when
+// a computation is compiled: its first execution), then times its
+// executions on args, reporting wall and CPU nanoseconds per unit (units of
+// work per execution).
+func timeExec(b *testing.B, k *gokernels.Kernel, on bool, exec *Exec, units float64, unit string, args ...any) {
+	b.Helper()
+	restore := k.Set(on)
+	out, err := exec.Exec(args...)
+	restore()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, o := range out {
+		o.FinalizeAll()
+	}
+	cpu0 := cpuTime()
+	for b.Loop() {
+		out, err := exec.Exec(args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, o := range out {
+			o.FinalizeAll()
+		}
+	}
+	n := float64(b.N) * units
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/"+unit)
+	b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/n, "cpu-ns/"+unit)
+}
+
 // BenchmarkGatherSum times one ELL chunk product (nn/sparse's form) with the
 // gathersum kernel on and off: N rows of H columns, K slots of r rows
 // (Squirrel-like: 5,201 x 256, chunks of 8 x 128; Cora-like: 2,708 x 64).
@@ -31,29 +61,13 @@ func BenchmarkGatherSum(b *testing.B) {
 		ix := tensors.FromFlatDataAndDimensions(idx, c.k, c.r, 1)
 		for _, on := range []bool{false, true} {
 			b.Run(fmt.Sprintf("n=%d/h=%d/k=%d/r=%d/kernel=%v", c.n, c.h, c.k, c.r, on), func(b *testing.B) {
-				restore := gokernels.GatherSumKernel.Set(on)
 				exec, err := NewExec(gobackend.GetBackend(), func(x, idx *Node) *Node {
 					return ReduceSum(ellChunk(x, idx, nil, c.k, c.r))
 				})
 				if err != nil {
 					b.Fatal(err)
 				}
-				out, err := exec.Exec(x, ix) // compiles with the kernel as set
-				restore()
-				if err != nil {
-					b.Fatal(err)
-				}
-				out[0].FinalizeAll()
-				cpu0 := cpuTime()
-				for b.Loop() {
-					out, err := exec.Exec(x, ix)
-					if err != nil {
-						b.Fatal(err)
-					}
-					out[0].FinalizeAll()
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.k*c.r*c.h), "ns/gathered-value")
-				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/float64(c.k*c.r*c.h), "cpu-ns/gathered-value")
+				timeExec(b, gokernels.GatherSumKernel, on, exec, float64(c.k*c.r*c.h), "gathered-value", x, ix)
 			})
 		}
 	}
@@ -69,11 +83,11 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// BenchmarkWeightGradient times xᵀ·v (a dense layer's weight gradient:
-// graph building transposes x and v for the backend's matrix kernel) with
-// the transpose kernel on and off, beside the forward product x·W of the
-// same work (no transposes): GCNII's layers on Cora ([2708, 64]) and on
-// Squirrel ([5201, 256]).
+// BenchmarkWeightGradient times xᵀ·v (a dense layer's weight gradient) with
+// the weightgrad kernel off (graph building transposes x and v for the
+// backend's matrix kernel, which packs them) and on (read as they are),
+// beside the forward product x·W of the same work: GCNII's layers on Cora
+// ([2708, 64]) and on Squirrel ([5201, 256]).
 func BenchmarkWeightGradient(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, c := range []struct{ n, a int }{{2708, 64}, {5201, 256}} {
@@ -85,21 +99,16 @@ func BenchmarkWeightGradient(b *testing.B) {
 			on   bool
 			fn   func(x, v, w *Node) *Node
 		}{
-			{"xᵀv/kernel=false", false, func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
-			{"xᵀv/kernel=true", true, func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
-			{"xW", false, func(x, _, w *Node) *Node { return Dot(x, w).Product() }},
+			{"xᵀv/weightgrad=false", false, func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
+			{"xᵀv/weightgrad=true", true, func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
+			{"xW", true, func(x, _, w *Node) *Node { return Dot(x, w).Product() }},
 		} {
 			b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.a, k.name), func(b *testing.B) {
-				defer gokernels.TransposeKernel.Set(k.on)()
-				exec, err := NewExec(gobackend.GetBackend(), func(x, v, w *Node) *Node { return ReduceAllSum(k.fn(x, v, w)) })
+				exec, err := NewExec(gobackend.GetBackend(), func(x, v, w *Node) *Node { return k.fn(x, v, w) })
 				if err != nil {
 					b.Fatal(err)
 				}
-				for b.Loop() {
-					out, _ := exec.Exec(x, v, w)
-					out[0].FinalizeAll()
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(c.n*c.a*c.a), "ns/multiply-add")
+				timeExec(b, gokernels.WeightGradKernel, k.on, exec, float64(c.n*c.a*c.a), "multiply-add", x, v, w)
 			})
 		}
 	}
@@ -184,46 +193,6 @@ func BenchmarkRowScatter(b *testing.B) {
 					b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/float64(b.N)/float64(c.e*80), "cpu-ns/value")
 				})
 			}
-		}
-	}
-}
-
-// BenchmarkWeightGrad times a weight gradient xᵀ·dy (x [n, k], dy [n, m])
-// with the weightgrad kernel on and off (off: the backend's two transposes,
-// packing and product): Cora's GCNII layers (2,708 x 64) and Squirrel's
-// (5,201 x 256).
-func BenchmarkWeightGrad(b *testing.B) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	for _, c := range []struct{ n, m, k int }{{2708, 64, 64}, {5201, 256, 256}} {
-		dy := tensors.FromFlatDataAndDimensions(randF32(rng, c.n*c.m), c.n, c.m)
-		x := tensors.FromFlatDataAndDimensions(randF32(rng, c.n*c.k), c.n, c.k)
-		for _, on := range []bool{false, true} {
-			b.Run(fmt.Sprintf("n=%d/m=%d/k=%d/kernel=%v", c.n, c.m, c.k, on), func(b *testing.B) {
-				restore := gokernels.WeightGradKernel.Set(on)
-				exec, err := NewExec(gobackend.GetBackend(), func(dy, x *Node) *Node {
-					return DotGeneral(dy, []int{0}, nil, x, []int{0}, nil)
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
-				out, err := exec.Exec(dy, x) // compiles with the kernel as set
-				restore()
-				if err != nil {
-					b.Fatal(err)
-				}
-				out[0].FinalizeAll()
-				cpu0 := cpuTime()
-				for b.Loop() {
-					out, err := exec.Exec(dy, x)
-					if err != nil {
-						b.Fatal(err)
-					}
-					out[0].FinalizeAll()
-				}
-				macs := float64(b.N) * float64(c.n*c.m*c.k)
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/macs, "ns/multiply-add")
-				b.ReportMetric(float64((cpuTime()-cpu0).Nanoseconds())/macs, "cpu-ns/multiply-add")
-			})
 		}
 	}
 }
