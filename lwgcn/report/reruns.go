@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -73,10 +74,14 @@ func rerunsSection(dir string) (string, error) {
 	b.WriteString("|---|---|---:|---:|---:|---|---:|---|---:|\n")
 	for _, c := range cells {
 		was, now := results.MeanStd(c.was), results.MeanStd(c.now)
+		diff := 100 * (now.Mean - was.Mean)
+		if math.Abs(diff) < 0.05 {
+			diff = 0 // no "-0.0"
+		}
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %.1f ± %.1f | %s | %.1f ± %.1f | %s | %+.1f |\n",
 			experiments.DatasetTitle(c.dataset), experiments.MethodTitle(c.model), len(c.was), c.same,
 			100*was.Mean, 100*was.Std, strings.Join(c.wasCommits, ", "), 100*now.Mean, 100*now.Std,
-			strings.Join(c.nowCommits, ", "), 100*(now.Mean-was.Mean))
+			strings.Join(c.nowCommits, ", "), diff)
 	}
 	if unmatched > 0 {
 		fmt.Fprintf(&b, "\n%d reruns have no record of the same key in Tables 2 and 3 (other settings) and are left out.\n", unmatched)
