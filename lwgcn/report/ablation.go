@@ -50,6 +50,18 @@ func ablationNotes(sums map[string]map[string]*Summary, ref map[string]map[strin
 	return fmt.Sprintf("\nOther rows more than %g × the paper's std from its number, and what was measured:\n\n", stds) + b.String()
 }
 
+// AblationGrids renders the validation grids behind labelwise.AblationNotes
+// (results/lwgcn-g-grid.json in dir), which the notes point to ("the grid
+// below"): docs/RESULTS.md and notebook 05 show them under Table 3's notes.
+// It is "" when dir holds no grid runs.
+func AblationGrids(dir string) (string, error) {
+	grid, err := openRuns(dir, ablationGridFile)
+	if err != nil || len(grid) == 0 {
+		return "", err
+	}
+	return ablationGrids(grid), nil
+}
+
 // ablationGrids renders the grid runs, per dataset and method, best
 // validation first (the selected point in bold), with each run's f_C
 // variant and settings.

@@ -53,4 +53,14 @@ func TestAblationGrids(t *testing.T) {
 	if !strings.Contains(got, "LW-GCN\\G on Cora") || !strings.HasSuffix(got, want) {
 		t.Errorf("grid:\n%s\nwant it to end\n%s", got, want)
 	}
+	// AblationGrids reads them from results/lwgcn-g-grid.json (what
+	// notebook 05 shows); no file, no grids.
+	dir := t.TempDir()
+	writeJSONFile(t, dir, "lwgcn-g-grid.json", map[string]any{"version": 1, "runs": []results.Run{point("small", 64, 0.710, 0.713)}})
+	if g, err := AblationGrids(dir); err != nil || !strings.Contains(g, "| small | 64 | 0.6 | 0.0001 | **71.0** | **71.3** |") {
+		t.Errorf("AblationGrids: %v\n%s", err, g)
+	}
+	if g, err := AblationGrids(t.TempDir()); err != nil || g != "" {
+		t.Errorf("AblationGrids without a grid file: %q, %v", g, err)
+	}
 }

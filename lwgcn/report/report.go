@@ -382,11 +382,11 @@ func table3Section(dir string) (string, error) {
 	b.WriteString(Comparison("", sums, datasets, methods, paper.Table3).Markdown())
 	b.WriteString(TableNotes(sums, methods, datasets))
 	b.WriteString(Table3Notes(sums, datasets))
-	grid, err := openRuns(dir, ablationGridFile)
+	grids, err := AblationGrids(dir)
 	if err != nil {
 		return "", err
 	}
-	b.WriteString(ablationGrids(grid))
+	b.WriteString(grids)
 	ttt, err := comparisonTimeToTable(dir, sums, methods, datasets, "table2", "table3")
 	if err != nil {
 		return "", err
