@@ -22,6 +22,15 @@ const (
 	productPanel      = 192             // avx512.AVX512ParamsFloat32.PanelContractingSize
 )
 
+// The output tile of weightGradTile: 8 rows x 32 columns, 16 vectors in
+// registers, compute's large kernel's tile. The loop over a panel's rows is
+// assembly (weightgrad_amd64.s): in Go, the compiler kept the accumulators
+// on the stack, and the kernel ran at half the backend's rate.
+const (
+	weightGradRows = 8
+	weightGradCols = 32
+)
+
 // computeTunedByEnv reports whether an environment variable of compute's
 // changes its product's kernel or panels (GOMLX_GO_AVX512_*): then its order
 // is not the one weightgrad repeats.

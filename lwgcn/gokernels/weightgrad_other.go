@@ -6,11 +6,6 @@ package gokernels
 // product runs in another order there, so no product is rewritten.
 const haveWeightGrad = false
 
-const (
-	weightGradRows = 8
-	weightGradCols = 32
-)
-
 func weightGradTile(out, a, b []float32, n, m, k, m0, m1, k0 int) {
 	panic("gokernels: weightGradTile without SIMD")
 }

@@ -7,15 +7,6 @@ import "simd/archsimd"
 // haveWeightGrad: compute runs its large AVX-512 product kernel here.
 var haveWeightGrad = archsimd.X86.AVX512()
 
-// The output tile of weightGradTile: 8 rows x 32 columns, 16 vectors in
-// registers, compute's large kernel's tile. The loop over a panel's rows is
-// assembly (weightgrad_amd64.s): in Go, the compiler kept the accumulators
-// on the stack, and the kernel ran at half the backend's rate.
-const (
-	weightGradRows = 8
-	weightGradCols = 32
-)
-
 // weightGradKernel8x32 sums n rows into an 8 x 32 tile (see the .s file).
 //
 //go:noescape

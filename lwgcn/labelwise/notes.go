@@ -8,7 +8,8 @@ package labelwise
 var AblationNotes = map[string]map[string]string{
 	"lwgcn-g": {
 		"cora": "f_C alone, the reference f_C (small variant, 2 layers of 64, dropout 0.6, wd 1e-4, lr 0.01): seeds " +
-			"10-12 test 71.3, 70.3 and 70.6 at 0769274 (71.0, 70.3 and 71.2 at 4c1f939). A 16-point validation grid on seed 10 (variant small or dense, hidden 64 or 256, dropout 0.5 or 0.6, " +
+			"10-12 test 71.3, 70.3 and 70.6 at 0769274 (71.0, 70.3 and 71.2 at 4c1f939). A 16-point validation " +
+			"grid on seed 10 (variant small or dense, hidden 64 or 256, dropout 0.5 or 0.6, " +
 			"weight decay 1e-4 or 5e-4; the grid below) keeps the reference point (validation 71.0, test 71.3, also " +
 			"the grid's highest test); the dense variant, which has no dropout, reaches validation 66.0 at most. So " +
 			"f_C's settings do not close the 4.6 points to the paper's 75.3. f_P, the MLP, labels 57.8 % of the " +
