@@ -56,9 +56,14 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	if !sorted {
 		alphaH0 := MulScalar(h0, m.Alpha)
 		h := h0
-		for l := 1; l <= m.Layers; l++ {
-			h = nn.Dropout(scope, h, m.Dropout, train)
-			h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
+		if nn.UseGCN2Loop(h0.Graph().Backend().String(), m.Layers, nn.Runs(scope)) {
+			// The same layers as one While loop (XLA: one layer to compile).
+			h = nn.GCN2ConvLoop(scope, h0, alphaH0, adj, m.Alpha, m.Lambda, m.Layers, m.Dropout, train)
+		} else {
+			for l := 1; l <= m.Layers; l++ {
+				h = nn.Dropout(scope, h, m.Dropout, train)
+				h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, m.Alpha, m.Lambda, l))
+			}
 		}
 		h = nn.Dropout(scope, h, m.Dropout, train)
 		return nn.RunsLogSoftmax(scope, nn.Linear(scope.In("fc1"), h, numClasses(in), true))

@@ -1,8 +1,9 @@
 // Package nn holds the base of lwgcn's graph neural networks and their
 // layers, written with GoMLX: the Model interface, the host Inputs and
 // graph Nodes, parameters and their initialisation, and one layer per file
-// (SparseLinear, Linear, GCNConv, GATConv, GCN2Conv, the paper's
-// LabelWiseConv and the baselines' layers). Whole models built from them
+// (SparseLinear, Linear, GCNConv, GATConv, GCN2Conv and its stack as one
+// loop for XLA, GCN2ConvLoop, the paper's LabelWiseConv and the baselines'
+// layers). Whole models built from them
 // are in lwgcn/models; the sparse engine they multiply with (SparseMatrix
 // on the host, SpMat in a graph) is lwgcn/nn/sparse.
 //

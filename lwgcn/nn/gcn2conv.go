@@ -35,13 +35,7 @@ func GCN2Conv(scope *model.Scope, h, alphaH0 *Node, adj *sparse.SpMat, alpha, la
 	hdim := h.Shape().Dimensions[1] / r
 	theta := math.Log(lambda/float64(layer) + 1)
 	w := RunsParam(scope, g, "weight", h.DType(), Uniform(1/math.Sqrt(float64(hdim))), nil, RunsTransposed, hdim, hdim)
-	a := *adj
-	if a.RowScale != nil {
-		a.RowScale = MulScalar(ConvertDType(a.RowScale, h.DType()), 1-alpha)
-	} else {
-		a.RowScale = Scalar(g, h.DType(), 1-alpha)
-	}
-	s := Add(runsMul(&a, h, r, nil), alphaH0)
+	s := Add(runsMul(gcn2Adjacency(adj, alpha, h.DType()), h, r, nil), alphaH0)
 	eye := MulScalar(identity(g, h.DType(), hdim), 1-theta)
 	if r > 1 {
 		eye = ExpandAxes(eye, 0)

@@ -295,6 +295,15 @@ func TestModelsForwardAndGradients(t *testing.T) {
 			compareModel(t, labelwise.LabelWiseGCN{Variant: v, Layers: 2, Hidden: 16, Dropout: 0.5}, g, labelWise(g))
 		})
 	}
+	// GCNII deep enough to run as one loop on XLA (unrolled on Go).
+	t.Run("gcnii-loop", func(t *testing.T) {
+		_, xlaB := backends(t)
+		m := models.GCNII{Layers: nn.GCN2LoopMinLayers, Hidden: 16, Dropout: 0.5, Alpha: labelwise.DefaultAlpha, Lambda: labelwise.DefaultLambda}
+		if !nn.UseGCN2Loop(xlaB.String(), m.Layers, 1) {
+			t.Fatalf("GCNII of %d layers is not built as a loop on %s", m.Layers, xlaB.String())
+		}
+		compareModel(t, m, g, nil)
+	})
 	adj, err := labelwise.OfficialAdjacency(g)
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,9 @@
 // The forms are tested equal to each other and to the host's product
 // (values and gradients) on both backends (lwgcn/parity). The attention
 // products (MulWeighted, RowSlots, InEdgeSoftmax) keep the ELL layout on
-// every backend.
+// every backend. Inside a While loop's body (a layer stack run as a loop)
+// a matrix is a LoopMat: its nodes travel in the loop's state and its
+// products are the segment form's, without gradient.
 //
 // # Per-entry values
 //

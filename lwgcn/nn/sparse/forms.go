@@ -222,6 +222,10 @@ func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
 	g, dt := x.Graph(), x.DType()
 	nnz, w := from.Shape().Dimensions[0], x.Shape().Dimensions[1]
 	out := shapes.Make(dt, rows, w)
+	// Const and a broadcast rather than Scalar and Zeros (or Scatter, which
+	// uses Zeros): segmentSum also runs inside loop bodies (LoopMat), where
+	// GoMLX's cached scalars, built in another function, cannot be read.
+	zeros := BroadcastToShape(ConstAsDType(g, dt, 0), out)
 	block := func(x, from, vals *Node) *Node {
 		blk := Gather(x, from, false) // [chunk, W]
 		if vals == nil {
@@ -235,7 +239,7 @@ func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
 	}
 	chunk := max(256, SegmentChunkBytes/max(1, w*dt.Size()))
 	if nnz*w*dt.Size() <= SegmentLoopBytes || nnz <= chunk {
-		return Scatter(to, block(x, from, vals), out, sorted, false)
+		return ScatterSum(zeros, to, block(x, from, vals), sorted, false)
 	}
 	// Iteration i takes the entries from start_i = min(i·chunk, NNZ-chunk):
 	// the last chunk overlaps the one before instead of being shorter (one
@@ -244,7 +248,7 @@ func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
 	// would gather may hold an infinity). The chunk's entries are gathered
 	// at their positions (the pure-Go backend has no DynamicSlice).
 	loops := (nnz + chunk - 1) / chunk
-	state := []*Node{Scalar(g, dtypes.Int32, 0), Zeros(g, out), x, from, to}
+	state := []*Node{Const(g, int32(0)), zeros, x, from, to}
 	if vals != nil {
 		state = append(state, vals)
 	}
