@@ -164,6 +164,15 @@ func (w *Pool) Saturate(task func()) {
 	for !doneFanningOut.Load() {
 		// Check global limits and local limits (for unlimited pool)
 		if (w.IsUnlimited() && started >= limit) || (!w.IsUnlimited() && w.lockedIsFull()) {
+			if started == 0 {
+				// No worker free and none started: run the task here instead of
+				// waiting for one. The caller may hold a worker itself and the
+				// others may be waiting on it (a parallel product inside a While
+				// body run by a parallel executor waited forever).
+				w.mu.Unlock()
+				task()
+				return
+			}
 			w.cond.Wait()
 			// If we woke up because a task finished (signaled), we need to check if we are done.
 			if doneFanningOut.Load() {
