@@ -56,7 +56,7 @@ func (m GCNII) Forward(scope *model.Scope, in *nn.Nodes, train bool) *Node {
 	if !sorted {
 		alphaH0 := MulScalar(h0, m.Alpha)
 		h := h0
-		if nn.UseGCN2Loop(h0.Graph().Backend().String(), m.Layers, nn.Runs(scope)) {
+		if nn.UseGCN2Loop(h0.Graph().Backend().String(), m.Layers) {
 			// The same layers as one While loop (XLA: one layer to compile).
 			h = nn.GCN2ConvLoop(scope, h0, alphaH0, adj, m.Alpha, m.Lambda, m.Layers, m.Dropout, train)
 		} else {

@@ -21,16 +21,22 @@ func Dropout(scope *model.Scope, x *Node, rate float64, train bool) *Node {
 	if rate >= 1 {
 		return ZerosLike(x)
 	}
+	return Mul(x, RunsDropoutMask(scope, x.Graph(), x.Shape(), rate))
+}
+
+// RunsDropoutMask returns the mask Dropout multiplies x of the given shape
+// by (0 < rate < 1): DropoutMask for one run; for R runs (x [d0, R·w]) each
+// run's [d0, w] block drawn from its own random state.
+func RunsDropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64) *Node {
 	r := Runs(scope)
 	if r == 1 {
-		return Mul(x, DropoutMask(scope, x.Graph(), x.Shape(), rate))
+		return DropoutMask(scope, g, shape, rate)
 	}
-	if x.Rank() != 2 {
-		panicf("nn: Dropout of %s for %d runs: want [rows, runs·width]", x.Shape(), r)
+	if shape.Rank() != 2 {
+		panicf("nn: Dropout of %s for %d runs: want [rows, runs·width]", shape, r)
 	}
-	n, w := x.Shape().Dimensions[0], x.Shape().Dimensions[1]
-	masks := Masks(scope, x.Graph(), x.DType(), rate, n, w/r)
-	return Mul(x, Reshape(StackRuns(masks), n, w))
+	n, w := shape.Dimensions[0], shape.Dimensions[1]
+	return Reshape(StackRuns(Masks(scope, g, shape.DType, rate, n, w/r)), n, w)
 }
 
 // DropoutMask returns a dropout mask of the given float shape, without

@@ -23,11 +23,11 @@ import (
 var GCN2LoopMinLayers = 8
 
 // UseGCN2Loop reports whether a GCNII stack of the given number of layers
-// for runs runs is built as GCN2ConvLoop on the backend named backendName
+// is built as GCN2ConvLoop on the backend named backendName
 // (compute.Backend.String): not on pure Go (whose sorted-padded layers
-// are its fastest form), one run only, from GCN2LoopMinLayers layers.
-func UseGCN2Loop(backendName string, layers, runs int) bool {
-	return backendName != gobackend.BackendName && runs == 1 && layers >= GCN2LoopMinLayers
+// are its fastest form), from GCN2LoopMinLayers layers.
+func UseGCN2Loop(backendName string, layers int) bool {
+	return backendName != gobackend.BackendName && layers >= GCN2LoopMinLayers
 }
 
 // GCN2ConvLoop is the layers of GCNII after its input layer, as one While
@@ -39,9 +39,9 @@ func UseGCN2Loop(backendName string, layers, runs int) bool {
 // initialisation) and its dropout masks (drawn before the loop, one [N, H]
 // draw per layer in the layers' order: one draw of [layers, N, H] would be
 // another stream, and the loop would no longer be just another form of the
-// same layers). Shapes:
-// h0, alphaH0 = alpha·h0 [N, H], adj Â N x N, result h_layers [N, H]; one
-// run (UseGCN2Loop).
+// same layers). Shapes: h0, alphaH0 = alpha·h0 [N, H], adj Â N x N, result
+// h_layers [N, H]; with R runs (nn.Runs) [N, R·H], the weights [R, H, H]
+// (held transposed, as GCN2Conv's) and each run's products batched.
 //
 // XLA has no gradient of a While loop, so the training pass writes its own:
 // the forward loop keeps every layer's output ([layers+1, N, H] with h0),
@@ -52,13 +52,12 @@ func UseGCN2Loop(backendName string, layers, runs int) bool {
 // alternate gradient of fused ops as in the sparse products.
 func GCN2ConvLoop(scope *model.Scope, h0, alphaH0 *Node, adj *sparse.SpMat, alpha, lambda float64, layers int, dropout float64, train bool) *Node {
 	g, dt := h0.Graph(), h0.DType()
-	if r := Runs(scope); r != 1 {
-		panicf("nn: GCN2ConvLoop builds one run, not %d", r)
-	}
+	r := Runs(scope)
 	if layers < 1 || dropout < 0 || dropout >= 1 {
 		panicf("nn: GCN2ConvLoop with %d layers and dropout %g: want at least 1 layer and 0 <= dropout < 1", layers, dropout)
 	}
-	n, hdim := h0.Shape().Dimensions[0], h0.Shape().Dimensions[1]
+	n, width := h0.Shape().Dimensions[0], h0.Shape().Dimensions[1]
+	hdim := width / r
 	ws := make([]*Node, layers)
 	theta := make([]float64, layers)
 	oneMinus := make([]float64, layers)
@@ -67,23 +66,27 @@ func GCN2ConvLoop(scope *model.Scope, h0, alphaH0 *Node, adj *sparse.SpMat, alph
 		theta[l-1] = math.Log(lambda/float64(l) + 1)
 		oneMinus[l-1] = 1 - theta[l-1]
 	}
-	lp := &gcn2Loop{layers: layers, n: n, hdim: hdim, dt: dt, adj: gcn2Adjacency(adj, alpha, dt), productGrad: train}
-	lp.fixed = []*Node{ConstAsDType(g, dt, theta), ConstAsDType(g, dt, oneMinus), identity(g, dt, hdim)}
+	lp := &gcn2Loop{layers: layers, n: n, width: width, hdim: hdim, runs: r, dt: dt, adj: gcn2Adjacency(adj, alpha, dt), productGrad: train}
+	eye := identity(g, dt, hdim)
+	if r > 1 {
+		eye = ExpandAxes(eye, 0)
+	}
+	lp.fixed = []*Node{ConstAsDType(g, dt, theta), ConstAsDType(g, dt, oneMinus), eye}
 	if train && dropout > 0 {
 		lp.masked = true
 		masks := make([]*Node, layers)
 		for l := range masks {
-			masks[l] = DropoutMask(scope, g, h0.Shape(), dropout)
+			masks[l] = RunsDropoutMask(scope, g, h0.Shape(), dropout)
 		}
 		lp.fixed = append(lp.fixed, Stack(masks, 0))
 	}
 	lp.fixed = append(lp.fixed, lp.adj.LoopOperands(dt)...)
-	w := Stack(ws, 0) // [layers, H, H]
+	w := Stack(ws, 0) // [layers, H, H] or [layers, R, H, H]
 	// Evaluation passes too keep the outputs, so that they have the unrolled
 	// layers' gradient (without the products') when one is asked for (the
 	// parity suite's).
 	var kept []*Node
-	sizes := []int{n * hdim, n * hdim, layers * hdim * hdim}
+	sizes := []int{n * width, n * width, w.Shape().Size()}
 	packed := Concatenate([]*Node{Reshape(h0, -1), Reshape(alphaH0, -1), Reshape(w, -1)}, 0)
 	outs, _ := InternalFusedOpCallerMulti(
 		func() []*Node {
@@ -113,15 +116,16 @@ func gcn2Adjacency(adj *sparse.SpMat, alpha float64, dt dtypes.DType) *sparse.Sp
 	return &a
 }
 
-// gcn2Loop holds what GCN2ConvLoop's loops share: the sizes, the adjacency
-// and the loops' constant operands (fixed: theta [layers], 1 - theta
-// [layers], the identity [H, H], the masks [layers, N, H] when masked, the
-// adjacency's loop operands).
+// gcn2Loop holds what GCN2ConvLoop's loops share: the sizes (width =
+// runs·hdim), the adjacency and the loops' constant operands (fixed: theta
+// [layers], 1 - theta [layers], the identity [H, H] ([1, H, H] for several
+// runs), the masks [layers, N, width] when masked, the adjacency's loop
+// operands).
 type gcn2Loop struct {
-	layers, n, hdim int
-	dt              dtypes.DType
-	adj             *sparse.SpMat
-	masked          bool
+	layers, n, width, hdim, runs int
+	dt                           dtypes.DType
+	adj                          *sparse.SpMat
+	masked                       bool
 	// productGrad: the gradient goes through the adjacency products, as in
 	// training passes (evaluation passes' products have none: SpMat.NoGrad).
 	productGrad bool
@@ -168,12 +172,35 @@ func (b *loopBody) layerS(h, alphaH0, w, i *Node) (s, m *Node) {
 	return s, m
 }
 
+// project returns a layer's out = S·M: for one run M [H, H] (as Project);
+// for R runs S [N, R·H] and M [R, H, H] held transposed (as PerRun).
+func (lp *gcn2Loop) project(s, m *Node) *Node {
+	if lp.runs == 1 {
+		return Dot(s, m).Product()
+	}
+	y := DotGeneral(Reshape(s, lp.n, lp.runs, lp.hdim), []int{2}, []int{1}, m, []int{2}, []int{0}) // [R, N, H]
+	return Reshape(TransposeAllDims(y, 1, 0, 2), lp.n, lp.width)
+}
+
+// projectGrads returns the gradients of project(s, m) for the gradient gOut
+// of its result: dM = Sᵀ·gOut (per run, in M's layout) and dS = gOut·Mᵀ.
+func (lp *gcn2Loop) projectGrads(s, m, gOut *Node) (dM, dS *Node) {
+	if lp.runs == 1 {
+		return Dot(Transpose(s, 0, 1), gOut).Product(), Dot(gOut, Transpose(m, 0, 1)).Product()
+	}
+	r, n, h := lp.runs, lp.n, lp.hdim
+	g3, s3 := Reshape(gOut, n, r, h), Reshape(s, n, r, h)
+	dM = DotGeneral(g3, []int{0}, []int{1}, s3, []int{0}, []int{1}) // [R, out, in]
+	dS = DotGeneral(g3, []int{2}, []int{1}, m, []int{1}, []int{0})  // [R, N, in]
+	return dM, Reshape(TransposeAllDims(dS, 1, 0, 2), n, lp.width)
+}
+
 // forward runs the layers and returns the last output and every layer's
 // output [layers+1, N, H] (h0 first) for the backward loop.
 func (lp *gcn2Loop) forward(h0, alphaH0, w *Node) []*Node {
 	g := h0.Graph()
-	rest := BroadcastToShape(ConstAsDType(g, lp.dt, 0), shapes.Make(lp.dt, lp.layers, lp.n, lp.hdim))
-	hs := Concatenate([]*Node{Reshape(h0, 1, lp.n, lp.hdim), rest}, 0)
+	rest := BroadcastToShape(ConstAsDType(g, lp.dt, 0), shapes.Make(lp.dt, lp.layers, lp.n, lp.width))
+	hs := Concatenate([]*Node{Reshape(h0, 1, lp.n, lp.width), rest}, 0)
 	carried := []*Node{Const(g, int32(0)), h0, alphaH0, w, hs}
 	nc := len(carried)
 	cond := NewClosure(g, func(g *Graph) []*Node {
@@ -184,10 +211,10 @@ func (lp *gcn2Loop) forward(h0, alphaH0, w *Node) []*Node {
 		p, b := lp.params(g, carried)
 		i, h, alphaH0, w, hs := p[0], p[1], p[2], p[3], p[4]
 		s, m := b.layerS(h, alphaH0, w, i)
-		h = Max(Dot(s, m).Product(), ConstAsDType(g, lp.dt, 0))
+		h = Max(lp.project(s, m), ConstAsDType(g, lp.dt, 0))
 		next := Add(i, Const(g, int32(1)))
 		zero := Const(g, int32(0))
-		hs = DynamicUpdateSlice(hs, Reshape(h, 1, lp.n, lp.hdim), []*Node{next, zero, zero})
+		hs = DynamicUpdateSlice(hs, Reshape(h, 1, lp.n, lp.width), []*Node{next, zero, zero})
 		return append([]*Node{next, h, alphaH0, w, hs}, p[nc:]...)
 	})
 	res := While(cond, body, append(append([]*Node{}, carried...), lp.fixed...)...)
@@ -212,11 +239,13 @@ func (lp *gcn2Loop) backward(v, hs, alphaH0, w *Node) (gh0, gAlphaH0, gw *Node) 
 		s, m := b.layerS(at(hs, i), alphaH0, w, i)
 		next := Add(i, Const(g, int32(1)))
 		gOut := Mul(grad, Sign(at(hs, next))) // ReLU's gradient
-		// out = S·M: dM = Sᵀ·gOut, dW_i = theta·dM; dS = gOut·Mᵀ.
-		dW := Mul(Dot(Transpose(s, 0, 1), gOut).Product(), at(b.theta, i))
-		zero := Const(g, int32(0))
-		gw = DynamicUpdateSlice(gw, Reshape(dW, 1, lp.hdim, lp.hdim), []*Node{i, zero, zero})
-		dS := Dot(gOut, Transpose(m, 0, 1)).Product()
+		dM, dS := lp.projectGrads(s, m, gOut)
+		dW := Mul(dM, at(b.theta, i)) // M = theta W_i + (1 - theta) I
+		starts := []*Node{i}
+		for range dW.Rank() {
+			starts = append(starts, Const(g, int32(0)))
+		}
+		gw = DynamicUpdateSlice(gw, InsertAxes(dW, 0), starts)
 		gAlphaH0 = Add(gAlphaH0, dS)
 		if lp.productGrad {
 			grad = b.adj.MulT(dS)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/graph"
+	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/labelwise"
 	"github.com/lwgcn/toolkit/lwgcn/models"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
@@ -273,6 +274,19 @@ func labelWise(g *graph.Graph) func(*nn.Inputs) error {
 	}
 }
 
+// TestGCN2ConvLoopOnXLA: GCNII's layers as one loop (the form XLA builds)
+// against the unrolled layers, both on XLA, one run and two.
+func TestGCN2ConvLoopOnXLA(t *testing.T) {
+	_, xlaB := backends(t)
+	rng := rand.New(rand.NewPCG(3, 8))
+	for _, runs := range []int{1, 2} {
+		var undropped []float64
+		for _, dropout := range []float64{0, 0.5} {
+			nntest.CompareGCN2Loop(t, xlaB, runs, dropout, true, &undropped, rng)
+		}
+	}
+}
+
 // TestModelsForwardAndGradients: every zoo model (the baselines, MLP, GCN,
 // GAT, GCNII) with its Texas hyperparameters, f_C in both variants, and
 // LW-GCN with selection (GCNII and GCN backbones).
@@ -299,7 +313,7 @@ func TestModelsForwardAndGradients(t *testing.T) {
 	t.Run("gcnii-loop", func(t *testing.T) {
 		_, xlaB := backends(t)
 		m := models.GCNII{Layers: nn.GCN2LoopMinLayers, Hidden: 16, Dropout: 0.5, Alpha: labelwise.DefaultAlpha, Lambda: labelwise.DefaultLambda}
-		if !nn.UseGCN2Loop(xlaB.String(), m.Layers, 1) {
+		if !nn.UseGCN2Loop(xlaB.String(), m.Layers) {
 			t.Fatalf("GCNII of %d layers is not built as a loop on %s", m.Layers, xlaB.String())
 		}
 		compareModel(t, m, g, nil)

@@ -42,7 +42,12 @@ type Harness struct {
 
 // NewHarness returns a Harness running fn on in, variables seeded with seed.
 func NewHarness(t *testing.T, in *nn.Inputs, seed int64, fn func(scope *model.Scope, n *nn.Nodes) *Node) *Harness {
-	h := &Harness{t: t, be: Backend(t), Store: model.NewStore(), in: in, Fn: fn}
+	return NewHarnessOn(t, Backend(t), in, seed, fn)
+}
+
+// NewHarnessOn is NewHarness on backend be.
+func NewHarnessOn(t *testing.T, be compute.Backend, in *nn.Inputs, seed int64, fn func(scope *model.Scope, n *nn.Nodes) *Node) *Harness {
+	h := &Harness{t: t, be: be, Store: model.NewStore(), in: in, Fn: fn}
 	nn.SetSeed(h.Store, seed)
 	var err error
 	h.fwd, err = model.NewExec(h.be, h.Store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
