@@ -24,11 +24,11 @@ func init() {
 func runBench(args []string) error {
 	fs := newFlagSet("bench", "[flags]")
 	filter := fs.String("filter", "", `run only cases whose "model/graph/fusion=..." contains this, e.g. "/squirrel/"; `+
-		`their results replace those cases in -out, the others are kept; without -lwgcn, no full LW-GCN epoch`)
+		`their results replace those cases in -out, the others are kept; without -lwgcn, no full LW-GCN epoch (with -backends too)`)
 	benchTime := fs.Duration("benchtime", 2*time.Second, "minimum measuring time per case")
 	out := fs.String("out", "", "output JSON (default results/bench.json in the repository; \"-\" for stdout only); with -lwgcn-only, the full epochs' output")
 	list := fs.Bool("list", false, "list the cases and exit")
-	lw := fs.String("lwgcn", "texas,chameleon,squirrel,cora", `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
+	lw := fs.String("lwgcn", strings.Join(defaultEpochDatasets, ","), `datasets for the full LW-GCN epoch (results/bench-lwgcn.json); "" to skip`)
 	lwOut := fs.String("lwgcn-out", "", "output JSON of the full LW-GCN epochs, merged by dataset (default results/bench-lwgcn.json "+
 		"in the repository when -out is not given; with -out, the epochs are printed only unless this is given, but for -lwgcn-only)")
 	lwOnly := fs.Bool("lwgcn-only", false, "run only the full LW-GCN epochs, not the layer suite")
@@ -64,10 +64,14 @@ func runBench(args []string) error {
 		if err != nil {
 			return err
 		}
+		epochs, cases, err := backendSelection(splitList(*lw), set["lwgcn"], *filter, *lwOnly)
+		if err != nil {
+			return err
+		}
 		if err := checkOutput("-out", path, jsonOf("a backend comparison (bench-backends.json)", readBackendRows)); err != nil {
 			return err
 		}
-		return benchBackends(configs, splitList(*lw), *lwOnly, *benchTime, data.options(), path)
+		return benchBackends(configs, epochs, cases, *benchTime, data.options(), path)
 	}
 	cases := bench.Suite()
 	if *list {

@@ -30,7 +30,7 @@ var backendLayerCases = []string{"gcn", "labelwise-h64", "gcnii-2", "mlp", "labe
 // (results/bench-backends.json) row by row. Backends are created in
 // this process one after the other; compile time is recorded apart from the
 // epoch time.
-func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.Duration, opts []datasets.Option, path string) error {
+func benchBackends(configs, datasetNames []string, cases []bench.Case, minTime time.Duration, opts []datasets.Option, path string) error {
 	for _, config := range configs {
 		b, info, err := backend.NewFor(config)
 		if err != nil {
@@ -63,10 +63,6 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 				return err
 			}
 		}
-		var cases []bench.Case
-		if !epochOnly {
-			cases = backendCases(datasetNames)
-		}
 		measured := func(c bench.CaseResult) error {
 			row := newBackendRow(c.Graph, c.Name, info)
 			row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs, row.Error =
@@ -85,6 +81,46 @@ func benchBackends(configs, datasetNames []string, epochOnly bool, minTime time.
 	}
 	return nil
 }
+
+// backendSelection settles what a backend comparison runs: the full
+// LW-GCN epoch on the -lwgcn datasets (lwgcnSet: the flag was given) and
+// their layer cases (none with -lwgcn-only). With a -filter, only the
+// layer cases whose key contains it, on the default datasets unless
+// -lwgcn was given, and no full epoch unless -lwgcn was given (as without
+// -backends). An empty selection is a usage error, not a silent no-op.
+func backendSelection(lwgcn []string, lwgcnSet bool, filter string, epochOnly bool) (epochs []string, cases []bench.Case, err error) {
+	epochs = lwgcn
+	if filter != "" && !lwgcnSet {
+		epochs = nil
+		lwgcn = defaultEpochDatasets
+	}
+	if !epochOnly {
+		for _, c := range backendCases(lwgcn) {
+			if strings.Contains(c.Key(), filter) {
+				cases = append(cases, c)
+			}
+		}
+	}
+	if len(epochs) == 0 && len(cases) == 0 {
+		what := "no full LW-GCN epoch (-lwgcn names no dataset)"
+		if filter != "" && !lwgcnSet {
+			what = "no full LW-GCN epoch (-filter without -lwgcn)"
+		}
+		switch {
+		case epochOnly:
+			what += " with -lwgcn-only"
+		case len(lwgcn) == 0:
+			what += " and so no dataset to take layer cases from (drop -lwgcn to filter the default datasets' cases)"
+		case filter != "":
+			what += fmt.Sprintf(" and no layer case of %q matches -filter %q (see -list)", strings.Join(lwgcn, ","), filter)
+		}
+		return nil, nil, usageErrorf("-backends: nothing to run: %s", what)
+	}
+	return epochs, cases, nil
+}
+
+// defaultEpochDatasets are -lwgcn's default datasets (the full epoch's).
+var defaultEpochDatasets = []string{"texas", "chameleon", "squirrel", "cora"}
 
 // saveBackendRows merges rows into path (or prints them for "-").
 func saveBackendRows(path string, rows []results.BackendBench) error {

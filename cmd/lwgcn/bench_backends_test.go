@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/train/bench"
 )
 
 // The backend comparison times, per dataset, the layer cases of that
@@ -42,5 +43,47 @@ func TestSplitBackends(t *testing.T) {
 	}
 	if _, err := splitBackends("tf32=false,go"); err == nil || !strings.Contains(err.Error(), `option "tf32=false" comes before any backend`) {
 		t.Fatalf("option first: err = %v", err)
+	}
+}
+
+// What -backends runs: -filter picks layer cases (on the default datasets
+// without -lwgcn, and then no full epoch); a selection of nothing is a
+// usage error naming why.
+func TestBackendSelection(t *testing.T) {
+	keys := func(cs []bench.Case) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Name+"/"+c.Size.Name)
+		}
+		return out
+	}
+	epochs, cases, err := backendSelection(defaultEpochDatasets, false, "gcnii-64/", false)
+	if err != nil || len(epochs) != 0 || !slices.Equal(keys(cases), []string{"gcnii-64/cora"}) {
+		t.Fatalf("-filter gcnii-64/: epochs %v, cases %v, err %v", epochs, keys(cases), err)
+	}
+	epochs, cases, err = backendSelection([]string{"texas"}, true, "mlp/", false)
+	if err != nil || !slices.Equal(epochs, []string{"texas"}) || !slices.Equal(keys(cases), []string{"mlp/texas"}) {
+		t.Fatalf("-lwgcn texas -filter mlp/: epochs %v, cases %v, err %v", epochs, keys(cases), err)
+	}
+	epochs, cases, err = backendSelection([]string{"cora"}, true, "", true)
+	if err != nil || !slices.Equal(epochs, []string{"cora"}) || len(cases) != 0 {
+		t.Fatalf("-lwgcn cora -lwgcn-only: epochs %v, cases %v, err %v", epochs, keys(cases), err)
+	}
+	for _, c := range []struct {
+		lwgcn     []string
+		set       bool
+		filter    string
+		epochOnly bool
+		want      string
+	}{
+		{nil, true, "gcnii-64/cora", false, "no dataset to take layer cases from"},
+		{nil, false, "nosuch", false, `(-filter without -lwgcn) and no layer case of "texas,chameleon,squirrel,cora" matches -filter "nosuch"`},
+		{nil, true, "", true, "with -lwgcn-only"},
+		{nil, true, "", false, "no dataset to take layer cases from"},
+	} {
+		_, _, err := backendSelection(c.lwgcn, c.set, c.filter, c.epochOnly)
+		if err == nil || !strings.Contains(err.Error(), "-backends: nothing to run: no full LW-GCN epoch (") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err %v, want %q", c, err, c.want)
+		}
 	}
 }
