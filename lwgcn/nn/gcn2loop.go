@@ -17,9 +17,11 @@ import (
 // least this many layers run as one While loop (GCN2ConvLoop) instead of
 // one copy of the layer per layer: XLA compiles one layer forward and one
 // backward. Cora's full LW-GCN epoch graph (64 layers) went from 1,616 to
-// 611 ops, its XLA CPU compile from about 29 to 23 s, its epoch 6 % faster
-// (xla/README.md); 8 is not measured against other values: the 2-layer
-// stacks of LW-GCN on WebKB and Wikipedia graphs stay unrolled.
+// 611 ops and its XLA CPU compile from about 29 to 23 s, its epoch 6 %
+// faster; GCNII alone compiles 15-20 % faster and runs about 7 % slower
+// (within the host's spread; xla/README.md). 8 is not measured against
+// other values: the 2-layer stacks of LW-GCN on WebKB and Wikipedia graphs
+// stay unrolled.
 var GCN2LoopMinLayers = 8
 
 // UseGCN2Loop reports whether a GCNII stack of the given number of layers
