@@ -50,7 +50,7 @@ func UseGCN2Loop(backendName string, layers int) bool {
 // and a second loop runs the layers backwards, recomputing each layer's S
 // from its kept input (one more sparse product per layer instead of keeping
 // S too). Its gradients are those of the unrolled layers (tested equal,
-// values and gradients, in gcn2loop_test.go), attached through GoMLX's
+// values and gradients: nntest.CompareGCN2Loop), attached through GoMLX's
 // alternate gradient of fused ops as in the sparse products.
 func GCN2ConvLoop(scope *model.Scope, h0, alphaH0 *Node, adj *sparse.SpMat, alpha, lambda float64, layers int, dropout float64, train bool) *Node {
 	g, dt := h0.Graph(), h0.DType()

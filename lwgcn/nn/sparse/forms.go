@@ -190,24 +190,26 @@ var (
 func (m *SpMat) segmentProduct(x, vals *Node, runs int) *Node {
 	dt := x.DType()
 	rs, cs := m.scales(dt)
-	// The product and its transpose: scale by pre, segment-sum from -> to,
-	// scale by post.
-	scaledSum := func(v, pre, post, from, to *Node, rows int, sorted bool) *Node {
-		if pre != nil {
-			v = Mul(v, pre)
-		}
-		y := segmentSum(v, from, to, vals, rows, runs, sorted)
-		if post != nil {
-			y = Mul(y, post)
-		}
-		return y
-	}
-	fwd := func(x *Node) *Node { return scaledSum(x, cs, rs, m.Cols, m.Rows, m.NumRows, true) }
+	// The product and its transpose.
+	fwd := func(x *Node) *Node { return scaledSegmentSum(x, cs, rs, m.Cols, m.Rows, vals, m.NumRows, runs, true) }
 	if m.noGrad {
 		return fwd(StopGradient(x))
 	}
-	bwd := func(v *Node) *Node { return scaledSum(v, rs, cs, m.Rows, m.Cols, m.NumCols, false) }
+	bwd := func(v *Node) *Node { return scaledSegmentSum(v, rs, cs, m.Rows, m.Cols, vals, m.NumCols, runs, false) }
 	return linearWithCustomGradient(x, fwd, bwd)
+}
+
+// scaledSegmentSum is post ⊙ segmentSum(pre ⊙ v) (nil scales: none): a
+// product in FormSegment (from the columns to the rows) or its transpose.
+func scaledSegmentSum(v, pre, post, from, to, vals *Node, rows, runs int, sorted bool) *Node {
+	if pre != nil {
+		v = Mul(v, pre)
+	}
+	y := segmentSum(v, from, to, vals, rows, runs, sorted)
+	if post != nil {
+		y = Mul(y, post)
+	}
+	return y
 }
 
 // segmentSum returns the [rows, W] matrix whose row to_e sums vals_e ⊙

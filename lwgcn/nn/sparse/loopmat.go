@@ -60,23 +60,11 @@ func NewLoopMat(m *SpMat, params []*Node) (*LoopMat, int) {
 
 // Mul returns rs ⊙ (B·(cs ⊙ x)) for x [NumCols, W]: [NumRows, W].
 func (l *LoopMat) Mul(x *Node) *Node {
-	return loopScaledSum(x, l.cs, l.rs, l.cols, l.rows, l.vals, l.NumRows, true)
+	return scaledSegmentSum(x, l.cs, l.rs, l.cols, l.rows, l.vals, l.NumRows, 1, true)
 }
 
 // MulT returns the transposed product cs ⊙ (Bᵀ·(rs ⊙ v)) for v [NumRows,
 // W]: [NumCols, W] (the gradient of Mul).
 func (l *LoopMat) MulT(v *Node) *Node {
-	return loopScaledSum(v, l.rs, l.cs, l.rows, l.cols, l.vals, l.NumCols, false)
-}
-
-// loopScaledSum is segmentProduct's scaledSum for one run.
-func loopScaledSum(v, pre, post, from, to, vals *Node, rows int, sorted bool) *Node {
-	if pre != nil {
-		v = Mul(v, pre)
-	}
-	y := segmentSum(v, from, to, vals, rows, 1, sorted)
-	if post != nil {
-		y = Mul(y, post)
-	}
-	return y
+	return scaledSegmentSum(v, l.rs, l.cs, l.rows, l.cols, l.vals, l.NumCols, 1, false)
 }
