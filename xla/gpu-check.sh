@@ -14,11 +14,15 @@
 #      on the host (pure Go, two CPUs), with compile time, graphs compiled
 #      and op count apart from ms/epoch;
 #   3. Table 2's LW-GCN row (10 splits of each dataset) on the GPU, with its
-#      time-to-table.
+#      time-to-table;
+#   2b. Cora's full epoch on the GPU with GCNII's 64 layers unrolled
+#      (LWGCN_GCN2_LOOP=off) into bench-gpu-loop-off.json, to set against
+#      step 2's Cora row (the loop): the compile the loop saves on the GPU.
 #
-# Environment: STEPS (default "1 1b 2 3"), LIMIT1/LIMIT1B/LIMIT2/LIMIT3
-# (seconds per step, default 150/90/240/300), DATASETS (steps 2 and 3, default
-# texas,chameleon,squirrel,cora), RESULTS_DIR (default results).
+# Environment: STEPS (default "1 1b 2 3 2b"), LIMIT1/LIMIT1B/LIMIT2/LIMIT3/
+# LIMIT2B (seconds per step, default 150/90/240/300/150), DATASETS (steps 2
+# and 3, default texas,chameleon,squirrel,cora), RESULTS_DIR (default
+# results).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 plugin=${1:?usage: xla/gpu-check.sh /abs/path/xla_cuda_plugin.so}
@@ -50,7 +54,7 @@ step() { # step N LIMIT CMD...: run CMD with a time limit, log it, keep going
 	tail -n 25 "$bin/logs/step$n.log"
 	[ $rc -eq 0 ] || status=1
 }
-for s in ${STEPS:-1 1b 2 3}; do
+for s in ${STEPS:-1 1b 2 3 2b}; do
 	case $s in
 	1) step 1 "${LIMIT1:-150}" env LWGCN_PARITY_XLA="$xla" "$bin/parity.test" -test.count=1 -test.v \
 		-test.run 'SparseForm|CellCompilesOnce|ModelsForwardAndGradients' ;;
@@ -59,6 +63,8 @@ for s in ${STEPS:-1 1b 2 3}; do
 		-test.benchtime 20x ;;
 	2) step 2 "${LIMIT2:-240}" taskset -c 0,1 env GOMAXPROCS=2 "$bin/lwgcn" bench -backends "$xla,go" \
 		-lwgcn "$datasets" -lwgcn-only -benchtime 1s -out "$out/bench-gpu.json" ;;
+	2b) step 2b "${LIMIT2B:-150}" taskset -c 0,1 env GOMAXPROCS=2 LWGCN_GCN2_LOOP=off "$bin/lwgcn" bench -backends "$xla" \
+		-lwgcn cora -lwgcn-only -benchtime 1s -out "$out/bench-gpu-loop-off.json" ;;
 	3) step 3 "${LIMIT3:-300}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" reproduce table2 -methods lwgcn \
 		-datasets "$datasets" -quiet -results "$out/table2-gpu.json" ;;
 	*) echo "gpu-check: unknown step $s" >&2; exit 2 ;;

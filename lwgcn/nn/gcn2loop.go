@@ -7,6 +7,7 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/compute/support/envutil"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
@@ -24,12 +25,22 @@ import (
 // stay unrolled.
 var GCN2LoopMinLayers = 8
 
+// GCN2LoopEnv set to "off" (or "0", "false") builds GCNII's layers
+// unrolled on every backend, for A/B runs of the loop (xla/gpu-check.sh's
+// step 2b compares Cora's compile on a GPU).
+const GCN2LoopEnv = "LWGCN_GCN2_LOOP"
+
 // UseGCN2Loop reports whether a GCNII stack of the given number of layers
 // is built as GCN2ConvLoop on the backend named backendName
 // (compute.Backend.String): not on pure Go (whose sorted-padded layers
-// are its fastest form), from GCN2LoopMinLayers layers.
+// are its fastest form), from GCN2LoopMinLayers layers, unless GCN2LoopEnv
+// turns it off (an invalid value panics with the variable's name).
 func UseGCN2Loop(backendName string, layers int) bool {
-	return backendName != gobackend.BackendName && layers >= GCN2LoopMinLayers
+	on, err := envutil.ReadBool(GCN2LoopEnv, true)
+	if err != nil {
+		panicf("nn: %v", err)
+	}
+	return on && backendName != gobackend.BackendName && layers >= GCN2LoopMinLayers
 }
 
 // GCN2ConvLoop is the layers of GCNII after its input layer, as one While

@@ -1,10 +1,13 @@
 package nn_test
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
+	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
 
 // TestGCN2ConvLoop: the loop computes what the unrolled layers do, values
@@ -21,4 +24,31 @@ func TestGCN2ConvLoop(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUseGCN2Loop: the loop on XLA from GCN2LoopMinLayers layers, never on
+// pure Go, and off for every backend with LWGCN_GCN2_LOOP=off; an invalid
+// value names the variable.
+func TestUseGCN2Loop(t *testing.T) {
+	m := nn.GCN2LoopMinLayers
+	for _, c := range []struct {
+		env, backend string
+		layers       int
+		want         bool
+	}{
+		{"", "xla", m, true}, {"", "xla", m - 1, false}, {"", "go", 64, false},
+		{"off", "xla", 64, false}, {"0", "xla", 64, false}, {"on", "xla", 64, true},
+	} {
+		t.Setenv(nn.GCN2LoopEnv, c.env)
+		if got := nn.UseGCN2Loop(c.backend, c.layers); got != c.want {
+			t.Errorf("%s=%q on %s with %d layers: %v, want %v", nn.GCN2LoopEnv, c.env, c.backend, c.layers, got, c.want)
+		}
+	}
+	t.Setenv(nn.GCN2LoopEnv, "sometimes")
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), nn.GCN2LoopEnv) {
+			t.Fatalf("invalid value: panic %v, want one naming %s", r, nn.GCN2LoopEnv)
+		}
+	}()
+	nn.UseGCN2Loop("xla", 64)
 }
