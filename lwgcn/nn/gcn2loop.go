@@ -7,10 +7,10 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
-	"github.com/gomlx/compute/support/envutil"
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
@@ -27,8 +27,9 @@ var GCN2LoopMinLayers = 8
 
 // GCN2LoopEnv set to "off" (or "0", "false") builds GCNII's layers
 // unrolled on every backend, for A/B runs of the loop (xla/gpu-check.sh's
-// step 2b compares Cora's compile on a GPU).
-const GCN2LoopEnv = "LWGCN_GCN2_LOOP"
+// step 2b compares Cora's compile on a GPU); results record it
+// (results.Provenance.Forms).
+const GCN2LoopEnv = backend.EnvGCN2Loop
 
 // UseGCN2Loop reports whether a GCNII stack of the given number of layers
 // is built as GCN2ConvLoop on the backend named backendName
@@ -36,7 +37,7 @@ const GCN2LoopEnv = "LWGCN_GCN2_LOOP"
 // are its fastest form), from GCN2LoopMinLayers layers, unless GCN2LoopEnv
 // turns it off (an invalid value panics with the variable's name).
 func UseGCN2Loop(backendName string, layers int) bool {
-	on, err := envutil.ReadBool(GCN2LoopEnv, true)
+	on, err := backend.GCN2LoopOn()
 	if err != nil {
 		panicf("nn: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	lwbackend "github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
@@ -37,6 +38,10 @@ type Provenance struct {
 	// patched engine.
 	Engine  string `json:"engine,omitempty"`
 	Kernels string `json:"kernels,omitempty"`
+	// Forms names a form of the XLA graph that was switched off for the run:
+	// "gcnii-unrolled" when backend.EnvGCN2Loop unrolled GCNII's layers
+	// (absent when every form ran as lwgcn chooses, and on pure Go).
+	Forms string `json:"forms,omitempty"`
 	// Date is RFC 3339 (UTC).
 	Date string `json:"date"`
 }
@@ -49,6 +54,8 @@ func NewProvenance(backend string) Provenance {
 		Vector: i.Vector, NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
 	if backend == "go" {
 		p.Engine, p.Kernels = gokernels.Engine, strings.Join(gokernels.Active(), "+")
+	} else if on, err := lwbackend.GCN2LoopOn(); err == nil && !on {
+		p.Forms = "gcnii-unrolled"
 	}
 	return p
 }
@@ -86,6 +93,9 @@ func (p Provenance) String() string {
 	date := p.Date
 	if len(date) >= 10 {
 		date = date[:10]
+	}
+	if p.Forms != "" {
+		simd += ", forms off: " + p.Forms
 	}
 	return fmt.Sprintf("commit %s, backend %s%s, %s, %s", c, p.Backend, simd, p.Machine, date)
 }

@@ -127,3 +127,22 @@ func TestProvenanceStringVector(t *testing.T) {
 		t.Errorf("XLA: NewProvenance engine %q kernels %v", q.Engine, q.Kernels)
 	}
 }
+
+// An XLA run with GCNII's loop switched off records it, and says so in its
+// footer line; pure Go records no forms.
+func TestProvenanceForms(t *testing.T) {
+	if q := NewProvenance("xla:cpu"); q.Forms != "" {
+		t.Errorf("default: forms %q, want none", q.Forms)
+	}
+	t.Setenv("LWGCN_GCN2_LOOP", "off")
+	q := NewProvenance("xla:cpu")
+	if q.Forms != "gcnii-unrolled" {
+		t.Fatalf("LWGCN_GCN2_LOOP=off: forms %q, want gcnii-unrolled", q.Forms)
+	}
+	if s := q.String(); !strings.Contains(s, "backend xla:cpu, forms off: gcnii-unrolled,") {
+		t.Errorf("footer %q does not name the forms", s)
+	}
+	if q := NewProvenance("go"); q.Forms != "" {
+		t.Errorf("pure Go: forms %q, want none", q.Forms)
+	}
+}
