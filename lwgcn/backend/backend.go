@@ -26,13 +26,7 @@ const (
 	EnvFusion = graph.FusionEnv
 	// EnvXLATimeout overrides XLATimeout (a Go duration, e.g. "30s").
 	EnvXLATimeout = "LWGCN_XLA_TIMEOUT"
-	// EnvGCN2Loop set to "off" builds GCNII's layers unrolled on every
-	// backend (nn.UseGCN2Loop), for A/B runs of the loop XLA otherwise runs.
-	EnvGCN2Loop = "LWGCN_GCN2_LOOP"
 )
-
-// GCN2LoopOn reads EnvGCN2Loop (on when unset).
-func GCN2LoopOn() (bool, error) { return envutil.ReadBool(EnvGCN2Loop, true) }
 
 // DefaultFusion is the GOMLX_FUSION value lwgcn sets when the user did not.
 //

@@ -10,7 +10,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/ml/model"
 
-	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/nn/sparse"
 )
 
@@ -29,7 +29,7 @@ var GCN2LoopMinLayers = 8
 // unrolled on every backend, for A/B runs of the loop (xla/gpu-check.sh's
 // step 2b compares Cora's compile on a GPU); results record it
 // (results.Provenance.Forms).
-const GCN2LoopEnv = backend.EnvGCN2Loop
+const GCN2LoopEnv = buildinfo.EnvGCN2Loop
 
 // UseGCN2Loop reports whether a GCNII stack of the given number of layers
 // is built as GCN2ConvLoop on the backend named backendName
@@ -37,7 +37,7 @@ const GCN2LoopEnv = backend.EnvGCN2Loop
 // are its fastest form), from GCN2LoopMinLayers layers, unless GCN2LoopEnv
 // turns it off (an invalid value panics with the variable's name).
 func UseGCN2Loop(backendName string, layers int) bool {
-	on, err := backend.GCN2LoopOn()
+	on, err := buildinfo.GCN2LoopOn()
 	if err != nil {
 		panicf("nn: %v", err)
 	}

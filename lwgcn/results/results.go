@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	lwbackend "github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/gokernels"
 )
@@ -39,7 +38,7 @@ type Provenance struct {
 	Engine  string `json:"engine,omitempty"`
 	Kernels string `json:"kernels,omitempty"`
 	// Forms names a form of the XLA graph that was switched off for the run:
-	// "gcnii-unrolled" when backend.EnvGCN2Loop unrolled GCNII's layers
+	// "gcnii-unrolled" when buildinfo.EnvGCN2Loop unrolled GCNII's layers
 	// (absent when every form ran as lwgcn chooses, and on pure Go).
 	Forms string `json:"forms,omitempty"`
 	// Date is RFC 3339 (UTC).
@@ -54,7 +53,7 @@ func NewProvenance(backend string) Provenance {
 		Vector: i.Vector, NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
 	if backend == "go" {
 		p.Engine, p.Kernels = gokernels.Engine, strings.Join(gokernels.Active(), "+")
-	} else if on, err := lwbackend.GCN2LoopOn(); err == nil && !on {
+	} else if on, err := buildinfo.GCN2LoopOn(); err == nil && !on {
 		p.Forms = "gcnii-unrolled"
 	}
 	return p

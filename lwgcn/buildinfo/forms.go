@@ -1,0 +1,27 @@
+package buildinfo
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// EnvGCN2Loop set to "off" (or "0", "false", "no") builds GCNII's layers
+// unrolled on every backend (nn.UseGCN2Loop), for A/B runs of the loop XLA
+// otherwise runs; results record it (results.Provenance.Forms). It lives
+// here, below GoMLX, so that the host-only packages reading it (results)
+// do not link GoMLX.
+const EnvGCN2Loop = "LWGCN_GCN2_LOOP"
+
+// GCN2LoopOn reads EnvGCN2Loop: on when unset; an unknown value is an error
+// naming the variable.
+func GCN2LoopOn() (bool, error) {
+	switch v := strings.ToLower(strings.TrimSpace(os.Getenv(EnvGCN2Loop))); v {
+	case "", "1", "true", "t", "yes", "on", "enabled":
+		return true, nil
+	case "0", "false", "f", "no", "off", "disabled":
+		return false, nil
+	default:
+		return true, fmt.Errorf("%s=%q: want on or off", EnvGCN2Loop, v)
+	}
+}
