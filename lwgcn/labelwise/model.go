@@ -101,7 +101,7 @@ func (m *Selection) Epoch(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train
 	loss := m.thetaSteps(scope, g, in, opt, nil, nil)
 	s := scope.ResetVisited()
 	pc, pg := m.forward(s, in, false)
-	return m.finish(scope, g, in, opt, pc, pg, loss)
+	return m.finish(scope, g, in, opt, pc, pg, loss, nil)
 }
 
 // thetaSteps runs the T inner steps of theta and returns the last one's
@@ -122,12 +122,13 @@ func (m *Selection) thetaSteps(scope *model.Scope, g *Graph, in *nn.Nodes, opt *
 
 // finish ends an epoch from its evaluation passes pc and pg: phi's step on
 // the validation NLL of their combination (detached), which is the epoch's
-// prediction, and f_C's weight after the step.
-func (m *Selection) finish(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer, pc, pg, loss *Node) train.EpochNodes {
+// prediction, and f_C's weight after the step. A non-nil when (a boolean
+// scalar) keeps phi's step only where true (train.Optimizer.StepWhen).
+func (m *Selection) finish(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer, pc, pg, loss, when *Node) train.EpochNodes {
 	s := scope.ResetVisited()
 	comb, _ := combine(s, phi(s, g, in), StopGradient(pc), StopGradient(pg))
 	valLoss := train.MaskedNLL(comb, in.Get(nn.InputLabels), in.Get(nn.InputValMask))
-	opt.Step(s, g, train.Total(valLoss), groupPhi)
+	opt.StepWhen(s, g, train.Total(valLoss), when, groupPhi)
 	_, wAfter := combine(scope, phi(scope.ResetVisited(), g, in), pc, pg)
 	return train.EpochNodes{TrainLoss: loss, LogProbs: StopGradient(comb), Extra: map[string]*Node{ExtraWeightFC: wAfter}}
 }
@@ -154,12 +155,8 @@ func (m *Selection) Lagged() *train.LaggedEpoch {
 	}
 	fgDet := deterministic(m.FG)
 	return &train.LaggedEpoch{
-		Step: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
-			s := scope.ResetVisited()
-			pc, pg := m.forward(s, in, true)
-			loss := m.thetaSteps(scope, g, in, opt, pc, pg)
-			return train.EpochNodes{TrainLoss: loss, LogProbs: StopGradient(pc)}
-		},
+		// At a call with no epoch pending (train.Pending) phi's step is
+		// dropped: the call is this epoch's theta steps alone.
 		FinishAndStep: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 			s := scope.ResetVisited()
 			// pcEval: f_C's evaluation of the weights before this step; pg
@@ -170,13 +167,13 @@ func (m *Selection) Lagged() *train.LaggedEpoch {
 			if !fgDet {
 				pgEval = nn.RunsLogSoftmax(scope, m.FG.Forward(scope.ResetVisited().In(scopeFG), in, false))
 			}
-			end := m.finish(scope, g, in, opt, pcEval, pgEval, nil)
+			end := m.finish(scope, g, in, opt, pcEval, pgEval, nil, train.Pending(in))
 			end.TrainLoss = m.thetaSteps(scope, g, in, opt, pc, pg)
 			return end
 		},
 		Finish: func(scope *model.Scope, g *Graph, in *nn.Nodes, opt *train.Optimizer) train.EpochNodes {
 			pc, pg := m.forward(scope.ResetVisited(), in, false)
-			end := m.finish(scope, g, in, opt, pc, pg, nil)
+			end := m.finish(scope, g, in, opt, pc, pg, nil, nil)
 			end.TrainLoss = Zeros(g, shapes.Make(pc.DType(), nn.Runs(scope)))
 			return end
 		},

@@ -87,4 +87,13 @@ func TestCompileTable(t *testing.T) {
 	if got := compileTable(rows[3:]); got != "" {
 		t.Errorf("no compiles recorded: %q, want no table", got)
 	}
+	// Rows of 3 graphs counted the evaluation graph: the table says so, and
+	// only when it lists one.
+	if !strings.Contains(md, "Rows with 3 graphs were recorded while") {
+		t.Errorf("rows of 3 graphs without the note on what they counted:\n%s", md)
+	}
+	rows[0].Compiles, rows[1].Compiles = 2, 2
+	if md := compileTable(rows); strings.Contains(md, "Rows with 3 graphs") {
+		t.Errorf("note on rows of 3 graphs under a table of 2-graph rows:\n%s", md)
+	}
 }

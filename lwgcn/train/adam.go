@@ -134,6 +134,20 @@ func (o *Optimizer) group(name string) int {
 // be called several times in one graph. It panics (graph building) on an
 // unknown group or a non-scalar loss.
 func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...string) {
+	o.StepWhen(scope, g, loss, nil, groups...)
+}
+
+// StepWhen is Step whose updates (variables, moments and step counts) are
+// kept only where when, a boolean scalar, is true: elsewhere every
+// variable keeps its value, bit for bit (a LaggedEpoch's end at a call
+// with no epoch pending). A nil when is Step.
+func (o *Optimizer) StepWhen(scope *model.Scope, g *Graph, loss, when *Node, groups ...string) {
+	set := func(v *model.Variable, old, updated *Node) {
+		if when != nil {
+			updated = Where(when, updated, old)
+		}
+		v.SetNodeValue(updated)
+	}
 	if !loss.Shape().IsScalar() {
 		exceptions.Panicf("train: Adam needs a scalar loss, got %s", loss.Shape())
 	}
@@ -148,7 +162,7 @@ func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...str
 		nodes[i] = v.NodeValue(g)
 	}
 	grads := Gradient(loss, nodes...)
-	gn := o.stepScalars(store, g, sel)
+	gn := o.stepScalars(store, g, sel, set)
 	for k, v := range vars {
 		i := groupIdx[k]
 		a := o.Groups[i].Adam
@@ -159,13 +173,14 @@ func (o *Optimizer) Step(scope *model.Scope, g *Graph, loss *Node, groups ...str
 			grad = Add(grad, Mul(p, ConvertDType(gn[i].wd, dt)))
 		}
 		mVar, vVar := o.momentVars(store, i, v)
+		m0, v0 := mVar.NodeValue(g), vVar.NodeValue(g)
 		ag := MulScalar(grad, 1-a.Beta1)
-		m := Add(MulScalar(mVar.NodeValue(g), a.Beta1), ag)
-		vv := Add(MulScalar(vVar.NodeValue(g), a.Beta2), MulScalar(Square(ag), (1-a.Beta2)/((1-a.Beta1)*(1-a.Beta1))))
-		mVar.SetNodeValue(m)
-		vVar.SetNodeValue(vv)
+		m := Add(MulScalar(m0, a.Beta1), ag)
+		vv := Add(MulScalar(v0, a.Beta2), MulScalar(Square(ag), (1-a.Beta2)/((1-a.Beta1)*(1-a.Beta1))))
+		set(mVar, m0, m)
+		set(vVar, v0, vv)
 		upd := Div(m, Add(Sqrt(vv), ConvertDType(gn[i].eps, dt)))
-		v.SetNodeValue(Sub(p, Mul(upd, ConvertDType(gn[i].stepSize, dt))))
+		set(v, p, Sub(p, Mul(upd, ConvertDType(gn[i].stepSize, dt))))
 	}
 }
 
@@ -208,9 +223,9 @@ type groupScalars struct {
 	decay             bool
 }
 
-// stepScalars advances the selected groups' step counters and returns
-// their scalars.
-func (o *Optimizer) stepScalars(store *model.Store, g *Graph, sel []bool) map[int]groupScalars {
+// stepScalars advances the selected groups' step counters (through set)
+// and returns their scalars.
+func (o *Optimizer) stepScalars(store *model.Store, g *Graph, sel []bool, set func(v *model.Variable, old, updated *Node)) map[int]groupScalars {
 	gn := map[int]groupScalars{}
 	for i := range o.Groups {
 		if !sel[i] {
@@ -218,8 +233,9 @@ func (o *Optimizer) stepScalars(store *model.Store, g *Graph, sel []bool) map[in
 		}
 		gs := o.stateScope(store, i)
 		stepVar := scalarVar(gs, "step", 0)
-		step := AddScalar(stepVar.NodeValue(g), 1)
-		stepVar.SetNodeValue(step)
+		step0 := stepVar.NodeValue(g)
+		step := AddScalar(step0, 1)
+		set(stepVar, step0, step)
 		a := o.Groups[i].Adam
 		if a.WeightDecay == 0 {
 			// Built without the decay term: Reset refuses a non-zero decay.

@@ -104,6 +104,67 @@ func TestAdamTwoStepsByHand(t *testing.T) {
 	}
 }
 
+// TestAdamStepWhen: a step gated off leaves the weight, both moments and
+// the step count as they were, bit for bit; gated on it is Step's (the two
+// steps taken match the PyTorch transcription, as in the test above).
+func TestAdamStepWhen(t *testing.T) {
+	store := model.NewStore()
+	opt := NewOptimizer(Group{Name: "g", Adam: NewAdam(0.1, 0.1), Match: ScopePrefix("/p")})
+	c := []float64{1, 3, 0.5}
+	p0 := []float64{1.0, -2.0, 0.25}
+	exec := model.MustNewExec(testBackend(t), store, func(scope *model.Scope, when *Node) *Node {
+		g := when.Graph()
+		nn.UseVariableParameters(scope, g)
+		pv := scope.In("p").VariableWithValue("w", tensors.FromFlatDataAndDimensions(append([]float64(nil), p0...), 3))
+		p := pv.NodeValue(g)
+		loss := ReduceAllSum(Add(Mul(Const(g, c), Mul(p, p)), p))
+		opt.StepWhen(scope, g, loss, when)
+		return loss
+	})
+	state := func() [][]float64 {
+		var out [][]float64
+		for _, path := range []string{"/p/w", "/adam/g/p/w_m", "/adam/g/p/w_v", "/adam/g/step"} {
+			out = append(out, tensors.MustCopyFlatData[float64](store.GetVariable(path).MustValue()))
+		}
+		return out
+	}
+	ref := &pytorchAdam{lr: 0.1, wd: 0.1, b1: 0.9, b2: 0.999, eps: 1e-8}
+	want := append([]float64(nil), p0...)
+	for call, on := range []bool{true, false, true, false, false} {
+		var before [][]float64
+		if call > 0 {
+			before = state()
+		}
+		if _, err := exec.Call(on); err != nil {
+			t.Fatal(err)
+		}
+		after := state()
+		if !on {
+			for i := range before {
+				for j := range before[i] {
+					if math.Float64bits(after[i][j]) != math.Float64bits(before[i][j]) {
+						t.Fatalf("call %d gated off: state %d changed: %v -> %v", call+1, i, before[i], after[i])
+					}
+				}
+			}
+			continue
+		}
+		grad := make([]float64, 3)
+		for i := range grad {
+			grad[i] = 2*c[i]*want[i] + 1
+		}
+		ref.step(want, grad)
+		for i, got := range after[0] {
+			if math.Abs(got-want[i]) > 1e-12 {
+				t.Fatalf("call %d gated on: p[%d] = %.15g, want %.15g", call+1, i, got, want[i])
+			}
+		}
+		if after[3][0] != float64(ref.t) {
+			t.Fatalf("call %d: step count %v, want %d", call+1, after[3][0], ref.t)
+		}
+	}
+}
+
 // TestBilevelGroups runs, in one graph, two Adam steps of theta on a
 // training loss with phi fixed, then one step of phi (lr 0.1) on a
 // validation loss with the model output detached, against a hand

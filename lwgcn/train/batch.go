@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gomlx/gomlx/core/tensors"
+
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
@@ -93,6 +95,11 @@ func (t *Trainer) prepare(batch []Run) ([]any, error) {
 			return nil, fmt.Errorf("train: preparing runs %v: %w", batch, err)
 		}
 	}
+	t.pendingArg = -1
+	if t.cfg.Lagged != nil {
+		in.Set(InputPending, tensors.FromValue(false))
+		t.pendingArg = slices.Index(in.Names(), InputPending)
+	}
 	t.cur = in
 	seeds := make([]int64, len(padded))
 	for k, r := range padded {
@@ -157,11 +164,6 @@ func (t *Trainer) compile(in *nn.Inputs) error {
 		if !slices.Equal(t.step.extras[0], want) {
 			return fmt.Errorf("train: %s: the evaluation pass reports extras %v, the epoch %v: they must report the same",
 				t.model.Name(), t.step.extras[0], want)
-		}
-	}
-	if t.step.first != nil {
-		if _, err := t.step.first.Compile(in.Shapes()...); err != nil {
-			return fmt.Errorf("train: compiling the first step of %s: %w", name, err)
 		}
 	}
 	t.compileTime = time.Since(start)

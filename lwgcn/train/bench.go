@@ -42,8 +42,8 @@ func (t *Trainer) PrepareRuns(runs ...Run) (*EpochRunner, error) {
 func (e *EpochRunner) Epoch() (float64, error) {
 	e.epoch++
 	exec := e.t.step.phases[e.t.phaseOf(e.epoch)]
-	if e.epoch == 1 && e.t.step.first != nil {
-		exec = e.t.step.first
+	if e.t.pendingArg >= 0 { // a LaggedEpoch: an epoch is pending from the second on
+		e.args[e.t.pendingArg] = tensors.FromValue(e.epoch > 1)
 	}
 	outs, err := exec.Call(e.args...)
 	if err != nil {

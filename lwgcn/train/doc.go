@@ -10,7 +10,7 @@
 //
 // A Trainer compiles, once per (model, graph, R), the step: the
 // executables of an epoch (one per Phase; with the evaluation lag, see
-// below, also the evaluation alone and the first step alone). An epoch's
+// below, also the evaluation alone). An epoch's
 // graph takes the graph's input tensors (features, structure, labels and
 // the runs' split masks, [N, R]), runs the forward pass with dropout, the
 // losses, the gradients and the Adam update, then the evaluation forward
@@ -49,10 +49,12 @@
 // the run is the same. A model whose passes differ only after a last
 // dropout (SharedPass, e.g. LW-GCN's small f_C) gets the same lag: one pass
 // up to the dropout gives both outputs. A custom epoch gets the lag through
-// Config.Lagged (LaggedEpoch: the step alone, "end the previous epoch, then
-// step", and the end alone); LW-GCN's selection epoch uses it with f_C
-// (both variants), whose phi step and prediction come from the next
-// epoch's pass.
+// Config.Lagged (LaggedEpoch: "end the previous epoch, then step", and the
+// end alone); LW-GCN's selection epoch uses it with f_C (both variants),
+// whose phi step and prediction come from the next epoch's pass. At a
+// run's first epoch no epoch is pending: the same executable runs with
+// the end's updates switched off by an input (InputPending,
+// Optimizer.StepWhen), so the first epoch compiles no graph of its own.
 //
 // # Building blocks for other training schemes
 //

@@ -76,11 +76,14 @@ type DeterministicPass interface {
 // in the same state, and report the same epochs' figures, as the epoch
 // function it replaces would (test it: see labelwise's selection epoch).
 type LaggedEpoch struct {
-	// Step is an epoch's step(s) alone (its LogProbs and Extra are not
-	// read): the first epoch of a run and the first after a checkpoint.
-	Step EpochFunc
 	// FinishAndStep ends the previous epoch (its LogProbs and Extra) and
-	// runs this epoch's step(s) (its TrainLoss).
+	// runs this epoch's step(s) (its TrainLoss). At a run's first epoch,
+	// and at the first after Finish, no epoch is pending: the call must
+	// then be this epoch's step(s) alone, so the end's updates of the
+	// store are kept only where Pending(in) is true (Optimizer.StepWhen).
+	// One executable thus serves every epoch (a separate step-alone graph
+	// would be compiled for the first epoch only; on XLA CPU that was
+	// 40 % of Cora's compile time).
 	FinishAndStep EpochFunc
 	// Finish ends the previous epoch alone (LogProbs and Extra; TrainLoss
 	// is not read): the last epoch and before a checkpoint.
@@ -90,6 +93,14 @@ type LaggedEpoch struct {
 	// call that ended it, the others' before.
 	FinishUpdates func(path string) bool
 }
+
+// InputPending names the boolean scalar input that the trainer adds for a
+// LaggedEpoch: whether the call ends a pending epoch (false at a run's
+// first epoch and at the first after an evaluation alone).
+const InputPending = "train_pending"
+
+// Pending is a LaggedEpoch's InputPending node (see FinishAndStep).
+func Pending(in *nn.Nodes) *Node { return in.Get(InputPending) }
 
 // laggedEpoch is StandardEpoch for a DeterministicPass model: one pass
 // (training mode, the same as evaluation), whose loss is the step's and
@@ -148,20 +159,19 @@ const (
 
 // step is the compiled epoch of one batch size: an executable per phase,
 // and with the evaluation lag (see DeterministicPass and LaggedEpoch) the
-// evaluation alone (eval: the last epoch and before checkpoints) and, for
-// a LaggedEpoch, its step alone (first: the first epoch, and the first
-// after eval).
+// evaluation alone (eval: the last epoch and before checkpoints).
 type step struct {
-	phases      []*model.Exec
-	eval, first *model.Exec
+	phases []*model.Exec
+	eval   *model.Exec
 	// extras are the names of the per-run Extra values, sorted, per phase.
 	extras [][]string
 }
 
 // buildEpoch builds an epoch's graph: its per-run statistics [R,
-// numStats+extras] and evaluation log-probabilities [N, R·C]; with report
-// it records its Extra keys (t.step.extras[phase]).
-func (t *Trainer) buildEpoch(phase int, report bool, epoch EpochFunc, scope *model.Scope, g *Graph, params []*Node) []*Node {
+// numStats+extras] and evaluation log-probabilities [N, R·C]; it records
+// its Extra keys (t.step.extras[phase]) and, for a phase's step (not the
+// evaluation alone, evalOnly), its op count.
+func (t *Trainer) buildEpoch(phase int, evalOnly bool, epoch EpochFunc, scope *model.Scope, g *Graph, params []*Node) []*Node {
 	nn.UseVariableParameters(scope, g)
 	in := t.cur.Nodes(params)
 	ep := epoch(scope, g, in, t.opt)
@@ -180,24 +190,22 @@ func (t *Trainer) buildEpoch(phase int, report bool, epoch EpochFunc, scope *mod
 		f64(CorrectCount(logp, labels, in.Get(nn.InputTestMask))),
 		f64(finite),
 	}
-	if report {
-		t.step.extras[phase] = slices.Sorted(maps.Keys(ep.Extra))
-		for _, k := range t.step.extras[phase] {
-			stats = append(stats, f64(ep.Extra[k]))
-		}
+	t.step.extras[phase] = slices.Sorted(maps.Keys(ep.Extra))
+	for _, k := range t.step.extras[phase] {
+		stats = append(stats, f64(ep.Extra[k]))
 	}
 	outs := []*Node{Stack(stats, 1), logp}
 	t.compiles++
-	if phase == 0 && report {
+	if phase == 0 && !evalOnly {
 		t.epochOps, t.epochGraph = len(g.Nodes()), g
 	}
 	return outs
 }
 
 // newEpochExec is the executable of an epoch function (see buildEpoch).
-func (t *Trainer) newEpochExec(phase int, report bool, epoch EpochFunc) (*model.Exec, error) {
+func (t *Trainer) newEpochExec(phase int, evalOnly bool, epoch EpochFunc) (*model.Exec, error) {
 	exec, err := model.NewExec(t.backend, t.store, func(scope *model.Scope, g *Graph, params []*Node) []*Node {
-		return t.buildEpoch(phase, report, epoch, scope, g, params)
+		return t.buildEpoch(phase, evalOnly, epoch, scope, g, params)
 	})
 	if err != nil {
 		return nil, err
@@ -206,10 +214,10 @@ func (t *Trainer) newEpochExec(phase int, report bool, epoch EpochFunc) (*model.
 }
 
 // newStep builds the executables of t's epoch functions.
-func (t *Trainer) newStep(finish, first EpochFunc) error {
+func (t *Trainer) newStep(finish EpochFunc) error {
 	t.step = &step{extras: make([][]string, len(t.phases))}
 	for i, p := range t.phases {
-		exec, err := t.newEpochExec(i, true, p.Epoch)
+		exec, err := t.newEpochExec(i, false, p.Epoch)
 		if err != nil {
 			return err
 		}
@@ -218,11 +226,6 @@ func (t *Trainer) newStep(finish, first EpochFunc) error {
 	var err error
 	if finish != nil {
 		if t.step.eval, err = t.newEpochExec(0, true, finish); err != nil {
-			return err
-		}
-	}
-	if first != nil {
-		if t.step.first, err = t.newEpochExec(0, false, first); err != nil {
 			return err
 		}
 	}

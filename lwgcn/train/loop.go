@@ -174,14 +174,14 @@ func (t *Trainer) loop(ctx context.Context, b *batch, args []any) error {
 	return nil
 }
 
-// callStep runs epoch's executable: the phase's, or with the evaluation lag
-// and no epoch pending the first step alone. With an epoch pending it
+// callStep runs epoch's executable, the phase's (a LaggedEpoch's told
+// whether an epoch is pending, InputPending). With an epoch pending it
 // returns the weights the call's pass before the step saw (those
 // FinishUpdates names replaced by their values after the call).
 func (t *Trainer) callStep(args []any, epoch, phase int, pending bool) (*output, *snapshot, error) {
 	exec := t.step.phases[phase]
-	if !pending && t.step.first != nil {
-		exec = t.step.first
+	if t.pendingArg >= 0 {
+		args[t.pendingArg] = tensors.FromValue(pending)
 	}
 	var before *snapshot
 	if pending {

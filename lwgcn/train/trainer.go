@@ -98,6 +98,9 @@ type Trainer struct {
 	step    *step
 	// finishUpdates: see LaggedEpoch.FinishUpdates.
 	finishUpdates func(path string) bool
+	// pendingArg is the position of InputPending among a LaggedEpoch's
+	// call arguments (-1 without one).
+	pendingArg int
 
 	runs        int // R, fixed at the first batch
 	compiled    bool
@@ -135,14 +138,14 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	t := &Trainer{cfg: cfg, backend: b, model: m, graph: g, store: model.NewStore(), base: nn.NewInputs(),
 		opt: cfg.Optimizer, phases: cfg.Phases}
 	t.base.Backend = b.String()
-	finish, first, err := t.epochFuncs()
+	finish, err := t.epochFuncs()
 	if err != nil {
 		return nil, err
 	}
 	if err := m.Prepare(g, t.base); err != nil {
 		return nil, fmt.Errorf("train: preparing %s on %s: %w", m.Name(), g.Name(), err)
 	}
-	if err := t.newStep(finish, first); err != nil {
+	if err := t.newStep(finish); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return t, nil
@@ -183,22 +186,22 @@ func (cfg Config) check(g *graph.Graph) error {
 }
 
 // epochFuncs settles t.phases from the configuration and returns the
-// evaluation alone and the first step of the evaluation lag (nil without).
-func (t *Trainer) epochFuncs() (finish, first EpochFunc, err error) {
+// evaluation alone of the evaluation lag (nil without).
+func (t *Trainer) epochFuncs() (finish EpochFunc, err error) {
 	cfg, m := t.cfg, t.model
 	switch {
 	case len(t.phases) > 0 && cfg.Epoch != nil:
-		return nil, nil, errors.New("train: Config.Epoch and Config.Phases are exclusive")
+		return nil, errors.New("train: Config.Epoch and Config.Phases are exclusive")
 	case cfg.Lagged != nil && (len(t.phases) > 0 || cfg.Epoch != nil):
-		return nil, nil, errors.New("train: Config.Lagged excludes Config.Epoch and Config.Phases")
+		return nil, errors.New("train: Config.Lagged excludes Config.Epoch and Config.Phases")
 	case cfg.Lagged != nil:
 		l := cfg.Lagged
-		if l.Step == nil || l.FinishAndStep == nil || l.Finish == nil {
-			return nil, nil, errors.New("train: Config.Lagged needs Step, FinishAndStep and Finish")
+		if l.FinishAndStep == nil || l.Finish == nil {
+			return nil, errors.New("train: Config.Lagged needs FinishAndStep and Finish")
 		}
 		t.phases = []Phase{{Epoch: l.FinishAndStep}}
 		t.finishUpdates = l.FinishUpdates
-		return l.Finish, l.Step, nil
+		return l.Finish, nil
 	case len(t.phases) == 0:
 		epoch := cfg.Epoch
 		if epoch == nil {
@@ -213,13 +216,13 @@ func (t *Trainer) epochFuncs() (finish, first EpochFunc, err error) {
 	}
 	for i, p := range t.phases {
 		if p.Epoch == nil {
-			return nil, nil, fmt.Errorf("train: phase %d has no epoch function", i+1)
+			return nil, fmt.Errorf("train: phase %d has no epoch function", i+1)
 		}
 		if last := i == len(t.phases)-1; p.Epochs < 0 || (p.Epochs == 0 && !last) {
-			return nil, nil, fmt.Errorf("train: phase %d: epochs must be >= 1 (0 only for the last phase), got %d", i+1, p.Epochs)
+			return nil, fmt.Errorf("train: phase %d: epochs must be >= 1 (0 only for the last phase), got %d", i+1, p.Epochs)
 		}
 	}
-	return finish, nil, nil
+	return finish, nil
 }
 
 // Store returns the model store (weights, optimizer state, random states).
@@ -233,7 +236,7 @@ func (t *Trainer) CompileTime() time.Duration { return t.compileTime }
 
 // Compiles is the number of epoch graphs built and compiled so far: one
 // per executable of the step (the phases, and with the evaluation lag the
-// evaluation and the first step) when every batch has the inputs' shapes
+// evaluation alone) when every batch has the inputs' shapes
 // of the first; a batch whose inputs change shape compiles its own.
 func (t *Trainer) Compiles() int { return t.compiles }
 

@@ -322,8 +322,8 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Epochs: 0, LR: 0.01}, "epochs must be positive"},
 		{Config{Epochs: 1, LR: 0}, "learning rate must be positive"},
 		{Config{Epochs: 1, LR: 0.1, WeightDecay: -1}, "weight decay must be >= 0"},
-		{Config{Epochs: 1, LR: 0.1, Lagged: &LaggedEpoch{Step: StandardEpoch(models.MLP{Hidden: 4})}},
-			"Config.Lagged needs Step, FinishAndStep and Finish"},
+		{Config{Epochs: 1, LR: 0.1, Lagged: &LaggedEpoch{FinishAndStep: StandardEpoch(models.MLP{Hidden: 4})}},
+			"Config.Lagged needs FinishAndStep and Finish"},
 		{Config{Epochs: 1, LR: 0.1, Lagged: &LaggedEpoch{}, Epoch: StandardEpoch(models.MLP{Hidden: 4})},
 			"Config.Lagged excludes Config.Epoch and Config.Phases"},
 	} {
