@@ -347,7 +347,7 @@ func (e *ellRun[T]) rows(p, from, to int, s *ellScratch[T]) {
 		for i := first; i >= 0; i = e.next[i] {
 			dst := e.out[int(i)*h : (int(i)+1)*h]
 			if rs != nil {
-				scaleRow(dst, o, rs[i])
+				scaleRow(dst, o, rs, int(i))
 			} else if &dst[0] != &o[0] {
 				copy(dst, o)
 			}
@@ -355,15 +355,15 @@ func (e *ellRun[T]) rows(p, from, to int, s *ellScratch[T]) {
 	}
 }
 
-// scaleRow is dst = src · c, value by value (float32 rows with vectors:
-// as a plain loop it was a tenth of Cora's epoch).
-func scaleRow[T float32 | float64](dst, src []T, c T) {
+// scaleRow is dst = src · cs[at], value by value (float32 rows with
+// vectors: as a plain loop it was a tenth of Cora's epoch).
+func scaleRow[T float32 | float64](dst, src, cs []T, at int) {
 	if d, ok := any(dst).([]float32); ok {
-		scaleRowF32(d, any(src).([]float32), float32(c))
+		scaleRowF32(d, any(src).([]float32), any(cs).([]float32), at)
 		return
 	}
 	for i, v := range src {
-		dst[i] = T(v * c)
+		dst[i] = T(v * cs[at])
 	}
 }
 

@@ -6,8 +6,8 @@ func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData
 	sumRowGeneric(o, x, idx, w, j, d, n, zero)
 }
 
-func scaleRowF32(dst, src []float32, c float32) {
+func scaleRowF32(dst, src, cs []float32, at int) {
 	for i, v := range src[:len(dst)] {
-		dst[i] = v * c
+		dst[i] = v * cs[at]
 	}
 }
