@@ -39,6 +39,36 @@ func engineSection(dir string) (string, error) {
 	b.WriteString("its ms and its ratio to kernels on. The goals are the fused-kernels issue's: at one thread a\n")
 	b.WriteString("speed-up over main, at two threads ms per epoch on the 2-core AMD host. *Other cores* is the busiest block's CPU use by other processes (about 0 on an\n")
 	b.WriteString("idle machine; above a few tenths the times include waiting for a core).\n\n")
+	table, err := engineTable(filepath.Join(dir, "bench-engine.json"), rows)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(table)
+	// The same A/B run on other hosts (results/bench-engine-<host>.json),
+	// each a table of its own: timings are compared within one run only.
+	more, err := filepath.Glob(filepath.Join(dir, "bench-engine-*.json"))
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(more)
+	for _, path := range more {
+		rows, err := results.ReadEngineBench(path)
+		if err != nil {
+			return "", err
+		}
+		table, err := engineTable(path, rows)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\nThe same A/B in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), table)
+	}
+	return b.String(), nil
+}
+
+// engineTable is one bench-engine file's table (path names it in errors)
+// and its provenance footer.
+func engineTable(path string, rows []results.EngineBench) (string, error) {
+	var b strings.Builder
 	// Other baselines (-baseline name=path: main before a later change) get
 	// their own columns, in the order they first appear.
 	var extra []string
@@ -59,7 +89,7 @@ func engineSection(dir string) (string, error) {
 		off, okOff := r.Variant("kernels off")
 		on, okOn := r.Variant("kernels on")
 		if !okOff || !okOn {
-			return "", fmt.Errorf("%s: %s, %d threads: needs the variants \"kernels off\" and \"kernels on\"", filepath.Join(dir, "bench-engine.json"), r.Dataset, r.Threads)
+			return "", fmt.Errorf("%s: %s, %d threads: needs the variants \"kernels off\" and \"kernels on\"", path, r.Dataset, r.Threads)
 		}
 		main, okMain := r.Variant("main")
 		mainMs, mainRatio := "–", "–"

@@ -54,6 +54,29 @@ func TestEngineSection(t *testing.T) {
 			t.Errorf("section lacks %q:\n%s", want, got)
 		}
 	}
+	// Another run (another host) in bench-engine-<name>.json: a table of its
+	// own after the main one, with its own footer; its errors name it.
+	intel := prov
+	intel.Machine = "Intel(R) Xeon(R) Processor (family 6 model 207)"
+	vi := func(name string, ms float64) results.EngineVariant {
+		return results.EngineVariant{Name: name, MsPerEpoch: ms, CPUMs: ms, BlockMs: []float64{ms}, Provenance: intel}
+	}
+	writeJSONFile(t, dir, "bench-engine-intel.json", []results.EngineBench{
+		{Dataset: "cora", Threads: 1, Blocks: 1, Variants: []results.EngineVariant{vi("main", 600), vi("kernels off", 500), vi("kernels on", 240)}}})
+	got, err = engineSection(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := strings.Index(got, "| Texas | 1 |"), strings.Index(got, "The same A/B in another run (results/bench-engine-intel.json")
+	if first < 0 || second < first || !strings.Contains(got[second:], "| Cora | 1 | 600.00 | 500.00 | 240.00 | 2.08x | 2.50x | ≥ 2.5x | yes | 0.00 |") ||
+		!strings.Contains(got[second:], "(family 6 model 207)") || strings.Contains(got[second:], "AMD EPYC") {
+		t.Errorf("the second run's table, after the first with its own footer:\n%s", got)
+	}
+	writeJSONFile(t, dir, "bench-engine-intel.json", []results.EngineBench{
+		{Dataset: "cora", Threads: 1, Blocks: 1, Variants: []results.EngineVariant{vi("kernels on", 240)}}})
+	if _, err := engineSection(dir); err == nil || !strings.Contains(err.Error(), "bench-engine-intel.json: cora, 1 threads") {
+		t.Errorf("second file without kernels off: %v", err)
+	}
 	dir = writeEngineBench(t, []results.EngineBench{{Dataset: "cora", Threads: 1, Blocks: 1, Variants: []results.EngineVariant{v("kernels on", 9, 0)}}})
 	if _, err := engineSection(dir); err == nil || !strings.Contains(err.Error(), `cora, 1 threads: needs the variants "kernels off" and "kernels on"`) {
 		t.Errorf("without kernels off: %v", err)
