@@ -137,15 +137,22 @@ func (m *SpMat) mulForm(x *Node, f Form) *Node {
 		}
 		return m.segmentProduct(x, vals, 1)
 	}
+	rs, cs := m.scales(dt)
+	return m.denseProduct(x, m.denseB(dt), rs, cs)
+}
+
+// denseProduct is rs ⊙ (b·(cs ⊙ x)) with GoMLX's gradient of the GEMM (to
+// x unless m has none, and to b where b carries one).
+func (m *SpMat) denseProduct(x, b, rs, cs *Node) *Node {
 	if m.noGrad {
 		x = StopGradient(x)
 	}
-	if m.ColScale != nil {
-		x = Mul(x, ConvertDType(m.ColScale, dt))
+	if cs != nil {
+		x = Mul(x, cs)
 	}
-	y := Dot(m.denseB(dt), x).Product()
-	if m.RowScale != nil {
-		y = Mul(y, ConvertDType(m.RowScale, dt))
+	y := Dot(b, x).Product()
+	if rs != nil {
+		y = Mul(y, rs)
 	}
 	return y
 }

@@ -629,19 +629,11 @@ func (m *SpMat) Mul(x *Node) *Node {
 			return denseMulWithTranspose(x, ConvertDType(b, dt), ConvertDType(m.denseT, dt), rs, cs)
 		}
 		if vals != nil {
+			// The overriding values keep their gradient here (the other
+			// forms stop it: denseB, entryVals).
 			b = Scatter(m.coo, vals, shapes.Make(dt, m.NumRows, m.NumCols), false, false)
 		}
-		if m.noGrad {
-			x = StopGradient(x)
-		}
-		if cs != nil {
-			x = Mul(x, cs)
-		}
-		y := Dot(ConvertDType(b, dt), x).Product()
-		if rs != nil {
-			y = Mul(y, rs)
-		}
-		return y
+		return m.denseProduct(x, ConvertDType(b, dt), rs, cs)
 	}
 	m.mustHaveELL("Mul")
 	// The hub form when the entries keep their stored values.
