@@ -97,7 +97,10 @@ func (t *Trainer) prepare(batch []Run) ([]any, error) {
 	}
 	t.pendingArg = -1
 	if t.cfg.Lagged != nil {
-		in.Set(InputPending, tensors.FromValue(false))
+		if t.pendingValues[0] == nil {
+			t.pendingValues = [2]*tensors.Tensor{tensors.FromValue(false), tensors.FromValue(true)}
+		}
+		in.Set(InputPending, t.pendingValues[0])
 		t.pendingArg = slices.Index(in.Names(), InputPending)
 	}
 	t.cur = in
@@ -119,6 +122,20 @@ func (t *Trainer) prepare(batch []Run) ([]any, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	return in.Tensors(), nil
+}
+
+// setPending sets the InputPending argument of a LaggedEpoch's call.
+func (t *Trainer) setPending(args []any, pending bool) {
+	if t.pendingArg >= 0 {
+		args[t.pendingArg] = t.pendingValues[btoi(pending)]
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // setMasks sets the runs' split masks, [N, R] (nn.SetSplitMasks).

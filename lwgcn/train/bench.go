@@ -42,9 +42,7 @@ func (t *Trainer) PrepareRuns(runs ...Run) (*EpochRunner, error) {
 func (e *EpochRunner) Epoch() (float64, error) {
 	e.epoch++
 	exec := e.t.step.phases[e.t.phaseOf(e.epoch)]
-	if e.t.pendingArg >= 0 { // a LaggedEpoch: an epoch is pending from the second on
-		e.args[e.t.pendingArg] = tensors.FromValue(e.epoch > 1)
-	}
+	e.t.setPending(e.args, e.epoch > 1) // a LaggedEpoch's: from the second epoch on
 	outs, err := exec.Call(e.args...)
 	if err != nil {
 		return 0, err

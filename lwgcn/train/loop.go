@@ -180,9 +180,7 @@ func (t *Trainer) loop(ctx context.Context, b *batch, args []any) error {
 // FinishUpdates names replaced by their values after the call).
 func (t *Trainer) callStep(args []any, epoch, phase int, pending bool) (*output, *snapshot, error) {
 	exec := t.step.phases[phase]
-	if t.pendingArg >= 0 {
-		args[t.pendingArg] = tensors.FromValue(pending)
-	}
+	t.setPending(args, pending)
 	var before *snapshot
 	if pending {
 		var err error

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gomlx/compute"
 	gomlxgraph "github.com/gomlx/gomlx/core/graph"
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
@@ -99,8 +100,9 @@ type Trainer struct {
 	// finishUpdates: see LaggedEpoch.FinishUpdates.
 	finishUpdates func(path string) bool
 	// pendingArg is the position of InputPending among a LaggedEpoch's
-	// call arguments (-1 without one).
-	pendingArg int
+	// call arguments (-1 without one); pendingValues its two values.
+	pendingArg    int
+	pendingValues [2]*tensors.Tensor
 
 	runs        int // R, fixed at the first batch
 	compiled    bool
