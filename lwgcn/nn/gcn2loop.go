@@ -25,17 +25,12 @@ import (
 // stay unrolled.
 var GCN2LoopMinLayers = 8
 
-// GCN2LoopEnv set to "off" (or "0", "false") builds GCNII's layers
-// unrolled on every backend, for A/B runs of the loop (xla/gpu-check.sh's
-// step 2b compares Cora's compile on a GPU); results record it
-// (results.Provenance.Forms).
-const GCN2LoopEnv = buildinfo.EnvGCN2Loop
-
 // UseGCN2Loop reports whether a GCNII stack of the given number of layers
 // is built as GCN2ConvLoop on the backend named backendName
 // (compute.Backend.String): not on pure Go (whose sorted-padded layers
-// are its fastest form), from GCN2LoopMinLayers layers, unless GCN2LoopEnv
-// turns it off (an invalid value panics with the variable's name).
+// are its fastest form), from GCN2LoopMinLayers layers, unless
+// buildinfo.EnvGCN2Loop turns it off for A/B runs (xla/gpu-check.sh's step
+// 2b; an invalid value panics with the variable's name).
 func UseGCN2Loop(backendName string, layers int) bool {
 	on, err := buildinfo.GCN2LoopOn()
 	if err != nil {

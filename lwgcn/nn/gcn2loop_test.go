@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 	"github.com/lwgcn/toolkit/lwgcn/internal/nntest"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
@@ -39,15 +40,15 @@ func TestUseGCN2Loop(t *testing.T) {
 		{"", "xla", m, true}, {"", "xla", m - 1, false}, {"", "go", 64, false},
 		{"off", "xla", 64, false}, {"0", "xla", 64, false}, {"on", "xla", 64, true},
 	} {
-		t.Setenv(nn.GCN2LoopEnv, c.env)
+		t.Setenv(buildinfo.EnvGCN2Loop, c.env)
 		if got := nn.UseGCN2Loop(c.backend, c.layers); got != c.want {
-			t.Errorf("%s=%q on %s with %d layers: %v, want %v", nn.GCN2LoopEnv, c.env, c.backend, c.layers, got, c.want)
+			t.Errorf("%s=%q on %s with %d layers: %v, want %v", buildinfo.EnvGCN2Loop, c.env, c.backend, c.layers, got, c.want)
 		}
 	}
-	t.Setenv(nn.GCN2LoopEnv, "sometimes")
+	t.Setenv(buildinfo.EnvGCN2Loop, "sometimes")
 	defer func() {
-		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), nn.GCN2LoopEnv) {
-			t.Fatalf("invalid value: panic %v, want one naming %s", r, nn.GCN2LoopEnv)
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), buildinfo.EnvGCN2Loop) {
+			t.Fatalf("invalid value: panic %v, want one naming %s", r, buildinfo.EnvGCN2Loop)
 		}
 	}()
 	nn.UseGCN2Loop("xla", 64)

@@ -119,8 +119,7 @@ func compileTable(rows []results.BackendBench) string {
 	if old {
 		note = "\nRows with 3 graphs were recorded while the first epoch had a step graph of its own (now the\n" +
 			"step graph runs it with the epoch's end switched off: 2 graphs); their op count and StableHLO size\n" +
-			"are those of the evaluation graph, not of the training step (Cora on XLA CPU with 2 graphs: step\n" +
-			"3,670 ops and 528 KiB where the evaluation graph has 611 and 81; xla/README.md).\n"
+			"are those of the evaluation graph, not of the training step (xla/README.md compares the two).\n"
 	}
 	return "\nCompilation of the full LW-GCN epoch (main model): compile time, graphs compiled (the epoch's\n" +
 		"executables), the epoch graph's op count (graph nodes before the backend's own fusion, autodiff's\n" +

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/gomlx/gomlx/core/tensors"
-
 	"github.com/lwgcn/toolkit/lwgcn/graph"
 	"github.com/lwgcn/toolkit/lwgcn/nn"
 )
@@ -97,9 +95,6 @@ func (t *Trainer) prepare(batch []Run) ([]any, error) {
 	}
 	t.pendingArg = -1
 	if t.cfg.Lagged != nil {
-		if t.pendingValues[0] == nil {
-			t.pendingValues = [2]*tensors.Tensor{tensors.FromValue(false), tensors.FromValue(true)}
-		}
 		in.Set(InputPending, t.pendingValues[0])
 		t.pendingArg = slices.Index(in.Names(), InputPending)
 	}

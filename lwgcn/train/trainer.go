@@ -147,6 +147,9 @@ func New(b compute.Backend, m nn.Model, g *graph.Graph, cfg Config) (*Trainer, e
 	if err := m.Prepare(g, t.base); err != nil {
 		return nil, fmt.Errorf("train: preparing %s on %s: %w", m.Name(), g.Name(), err)
 	}
+	if cfg.Lagged != nil {
+		t.pendingValues = [2]*tensors.Tensor{tensors.FromValue(false), tensors.FromValue(true)}
+	}
 	if err := t.newStep(finish); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
