@@ -46,6 +46,12 @@ func execRNG(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, inputsOwne
 		inputs[0] = nil // the state buffer is reused for the new state
 	} else if state, err = backend.GetBuffer(node.MultiOutputsShapes[0]); err != nil {
 		return nil, err
+	} else {
+		// The words after the PCG's two are carried over: a new buffer
+		// from the pool holds whatever it last held (the backend's own
+		// executor leaves them so, and the state, e.g. in a checkpoint,
+		// would differ from run to run).
+		copy(state.Flat.([]uint64)[2:], st[2:])
 	}
 	// The backend stores PCG.MarshalBinary's two state words (big-endian)
 	// read back little-endian: byte-swapped, and so must we for its stream.
