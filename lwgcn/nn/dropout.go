@@ -44,9 +44,10 @@ func RunsDropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate floa
 // elsewhere (0 < rate < 1). It draws from the random state of the run being
 // built (RunUniform).
 func DropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64) *Node {
-	dt := shape.DType
-	keep := GreaterOrEqual(RunUniform(scope, g, shape), Scalar(g, dt, rate))
-	return StopGradient(Where(keep, Scalar(g, dt, 1/(1-rate)), Scalar(g, dt, 0)))
+	v := runStateVar(scope.Store(), max(runIndex(scope.Store()), 0))
+	state, mask := maskFromState(g, v.NodeValue(g), shape, rate)
+	v.SetNodeValue(state)
+	return mask
 }
 
 // DropoutFeatures applies Dropout to a feature matrix; for sparse features

@@ -45,10 +45,12 @@ func UseGCN2Loop(backendName string, layers int) bool {
 //	h_l = ReLU(GCN2Conv(Dropout(h_{l-1}), h0; l))      l = 1..layers, h_0 = h0
 //
 // with the variables of the unrolled stack ("conv<l>/weight", same
-// initialisation) and its dropout masks (drawn before the loop, one [N, H]
-// draw per layer in the layers' order: one draw of [layers, N, H] would be
-// another stream, and the loop would no longer be just another form of the
-// same layers). Shapes: h0, alphaH0 = alpha·h0 [N, H], adj Â N x N, result
+// initialisation) and its dropout masks: each layer's is drawn in the loop
+// body from the runs' random states, carried through the loop (one [N, H]
+// draw per layer in the layers' order, the unrolled stack's stream: one
+// draw of [layers, N, H] would be another), and kept for the backward loop.
+// Drawn before the loop instead, XLA compiled one random-number expansion
+// per layer. Shapes: h0, alphaH0 = alpha·h0 [N, H], adj Â N x N, result
 // h_layers [N, H]; with R runs (nn.Runs) [N, R·H], the weights [R, H, H]
 // (held transposed, as GCN2Conv's) and each run's products batched.
 //
@@ -81,15 +83,13 @@ func GCN2ConvLoop(scope *model.Scope, h0, alphaH0 *Node, adj *sparse.SpMat, alph
 		eye = ExpandAxes(eye, 0)
 	}
 	lp.fixed = []*Node{ConstAsDType(g, dt, theta), ConstAsDType(g, dt, oneMinus), eye}
-	if train && dropout > 0 {
-		lp.masked = true
-		masks := make([]*Node, layers)
-		for l := range masks {
-			masks[l] = RunsDropoutMask(scope, g, h0.Shape(), dropout)
-		}
-		lp.fixed = append(lp.fixed, Stack(masks, 0))
-	}
 	lp.fixed = append(lp.fixed, lp.adj.LoopOperands(dt)...)
+	var states MaskStates
+	if train && dropout > 0 {
+		lp.dropout = dropout
+		states = RunsMaskStates(scope)
+		lp.states = states.Nodes(g)
+	}
 	w := Stack(ws, 0) // [layers, H, H] or [layers, R, H, H]
 	// Evaluation passes too keep the outputs, so that they have the unrolled
 	// layers' gradient (without the products') when one is asked for (the
@@ -99,12 +99,16 @@ func GCN2ConvLoop(scope *model.Scope, h0, alphaH0 *Node, adj *sparse.SpMat, alph
 	packed := Concatenate([]*Node{Reshape(h0, -1), Reshape(alphaH0, -1), Reshape(w, -1)}, 0)
 	outs, _ := InternalFusedOpCallerMulti(
 		func() []*Node {
-			kept = lp.forward(h0, alphaH0, w)
+			var next []*Node
+			kept, next = lp.forward(h0, alphaH0, w)
+			if next != nil {
+				states.Set(next)
+			}
 			return kept[:1]
 		},
 		func() []*Node {
 			return []*Node{IdentityWithCustomGradient(packed, func(_, v *Node) *Node {
-				gh0, gah0, gw := lp.backward(v, kept[1], alphaH0, w)
+				gh0, gah0, gw := lp.backward(v, kept[1], kept[2], alphaH0, w)
 				parts := []*Node{Reshape(gh0, sizes[0]), Reshape(gah0, sizes[1]), Reshape(gw, sizes[2])}
 				return Concatenate(parts, 0)
 			})}
@@ -126,15 +130,16 @@ func gcn2Adjacency(adj *sparse.SpMat, alpha float64, dt dtypes.DType) *sparse.Sp
 }
 
 // gcn2Loop holds what GCN2ConvLoop's loops share: the sizes (width =
-// runs·hdim), the adjacency and the loops' constant operands (fixed: theta
+// runs·hdim), the adjacency, the loops' constant operands (fixed: theta
 // [layers], 1 - theta [layers], the identity [H, H] ([1, H, H] for several
-// runs), the masks [layers, N, width] when masked, the adjacency's loop
-// operands).
+// runs), the adjacency's loop operands) and, in a training pass with
+// dropout, its rate and the runs' random states before the loop.
 type gcn2Loop struct {
 	layers, n, width, hdim, runs int
 	dt                           dtypes.DType
 	adj                          *sparse.SpMat
-	masked                       bool
+	dropout                      float64
+	states                       []*Node
 	// productGrad: the gradient goes through the adjacency products, as in
 	// training passes (evaluation passes' products have none: SpMat.NoGrad).
 	productGrad bool
@@ -143,8 +148,8 @@ type gcn2Loop struct {
 
 // loopBody is a loop's view of its fixed operands inside a closure.
 type loopBody struct {
-	theta, oneMinus, eye, masks *Node
-	adj                         *sparse.LoopMat
+	theta, oneMinus, eye *Node
+	adj                  *sparse.LoopMat
 }
 
 // params declares a closure's parameters for the state (carried nodes
@@ -157,12 +162,7 @@ func (lp *gcn2Loop) params(g *Graph, carried []*Node) ([]*Node, *loopBody) {
 	}
 	f := p[len(carried):]
 	b := &loopBody{theta: f[0], oneMinus: f[1], eye: f[2]}
-	k := 3
-	if lp.masked {
-		b.masks = f[k]
-		k++
-	}
-	b.adj, _ = sparse.NewLoopMat(lp.adj, f[k:])
+	b.adj, _ = sparse.NewLoopMat(lp.adj, f[3:])
 	return p, b
 }
 
@@ -170,11 +170,11 @@ func (lp *gcn2Loop) params(g *Graph, carried []*Node) ([]*Node, *loopBody) {
 // pure-Go backend has no DynamicSlice).
 func at(x, i *Node) *Node { return Gather(x, Reshape(i, 1), true) }
 
-// layerS returns S = Â·Dropout(h) + alpha·h0 of layer i (0-based) and M =
-// theta W_i + (1 - theta) I, with out = S·M.
-func (b *loopBody) layerS(h, alphaH0, w, i *Node) (s, m *Node) {
-	if b.masks != nil {
-		h = Mul(h, at(b.masks, i))
+// layerS returns S = Â·(mask ⊙ h) + alpha·h0 of layer i (0-based; mask
+// nil: no dropout) and M = theta W_i + (1 - theta) I, with out = S·M.
+func (b *loopBody) layerS(h, mask, alphaH0, w, i *Node) (s, m *Node) {
+	if mask != nil {
+		h = Mul(h, mask)
 	}
 	s = Add(b.adj.Mul(h), alphaH0)
 	m = Add(Mul(at(w, i), at(b.theta, i)), Mul(b.eye, at(b.oneMinus, i)))
@@ -204,13 +204,22 @@ func (lp *gcn2Loop) projectGrads(s, m, gOut *Node) (dM, dS *Node) {
 	return dM, Reshape(TransposeAllDims(dS, 1, 0, 2), n, lp.width)
 }
 
-// forward runs the layers and returns the last output and every layer's
-// output [layers+1, N, H] (h0 first) for the backward loop.
-func (lp *gcn2Loop) forward(h0, alphaH0, w *Node) []*Node {
+// forward runs the layers and returns the last output, every layer's
+// output [layers+1, N, H] (h0 first) and, when masked, every layer's mask
+// [layers, N, H] for the backward loop, with the random states after the
+// draws (nil when not masked).
+func (lp *gcn2Loop) forward(h0, alphaH0, w *Node) (kept, states []*Node) {
 	g := h0.Graph()
-	rest := BroadcastToShape(ConstAsDType(g, lp.dt, 0), shapes.Make(lp.dt, lp.layers, lp.n, lp.width))
-	hs := Concatenate([]*Node{Reshape(h0, 1, lp.n, lp.width), rest}, 0)
+	zeros := func(dims ...int) *Node {
+		return BroadcastToShape(ConstAsDType(g, lp.dt, 0), shapes.Make(lp.dt, dims...))
+	}
+	hs := Concatenate([]*Node{Reshape(h0, 1, lp.n, lp.width), zeros(lp.layers, lp.n, lp.width)}, 0)
 	carried := []*Node{Const(g, int32(0)), h0, alphaH0, w, hs}
+	masked := lp.states != nil
+	if masked {
+		carried = append(carried, zeros(lp.layers, lp.n, lp.width))
+		carried = append(carried, lp.states...)
+	}
 	nc := len(carried)
 	cond := NewClosure(g, func(g *Graph) []*Node {
 		p, _ := lp.params(g, carried)
@@ -219,24 +228,41 @@ func (lp *gcn2Loop) forward(h0, alphaH0, w *Node) []*Node {
 	body := NewClosure(g, func(g *Graph) []*Node {
 		p, b := lp.params(g, carried)
 		i, h, alphaH0, w, hs := p[0], p[1], p[2], p[3], p[4]
-		s, m := b.layerS(h, alphaH0, w, i)
+		zero := Const(g, int32(0))
+		var mask, ms *Node
+		var states []*Node
+		if masked {
+			states, mask = MaskFromStates(g, p[6:nc], h.Shape(), lp.dropout)
+			ms = DynamicUpdateSlice(p[5], Reshape(mask, 1, lp.n, lp.width), []*Node{i, zero, zero})
+		}
+		s, m := b.layerS(h, mask, alphaH0, w, i)
 		h = Max(lp.project(s, m), ConstAsDType(g, lp.dt, 0))
 		next := Add(i, Const(g, int32(1)))
-		zero := Const(g, int32(0))
 		hs = DynamicUpdateSlice(hs, Reshape(h, 1, lp.n, lp.width), []*Node{next, zero, zero})
-		return append([]*Node{next, h, alphaH0, w, hs}, p[nc:]...)
+		out := []*Node{next, h, alphaH0, w, hs}
+		if masked {
+			out = append(append(out, ms), states...)
+		}
+		return append(out, p[nc:]...)
 	})
 	res := While(cond, body, append(append([]*Node{}, carried...), lp.fixed...)...)
-	return []*Node{res[1], res[4]}
+	if !masked {
+		return []*Node{res[1], res[4], nil}, nil
+	}
+	return []*Node{res[1], res[4], res[5]}, res[6:nc]
 }
 
 // backward runs the layers from the last to the first with the gradient v
-// of the last output and the kept outputs hs [layers+1, N, H]: it returns
-// the gradients of h0, alphaH0 and the stacked weights.
-func (lp *gcn2Loop) backward(v, hs, alphaH0, w *Node) (gh0, gAlphaH0, gw *Node) {
+// of the last output, the kept outputs hs [layers+1, N, H] and masks ms
+// [layers, N, H] (nil: no dropout): it returns the gradients of h0,
+// alphaH0 and the stacked weights.
+func (lp *gcn2Loop) backward(v, hs, ms, alphaH0, w *Node) (gh0, gAlphaH0, gw *Node) {
 	g := v.Graph()
 	zerosLike := func(x *Node) *Node { return BroadcastToShape(ConstAsDType(g, lp.dt, 0), x.Shape()) }
 	carried := []*Node{Const(g, int32(lp.layers-1)), v, zerosLike(alphaH0), zerosLike(w), hs, alphaH0, w}
+	if ms != nil {
+		carried = append(carried, ms)
+	}
 	nc := len(carried)
 	cond := NewClosure(g, func(g *Graph) []*Node {
 		p, _ := lp.params(g, carried)
@@ -245,7 +271,11 @@ func (lp *gcn2Loop) backward(v, hs, alphaH0, w *Node) (gh0, gAlphaH0, gw *Node) 
 	body := NewClosure(g, func(g *Graph) []*Node {
 		p, b := lp.params(g, carried)
 		i, grad, gAlphaH0, gw, hs, alphaH0, w := p[0], p[1], p[2], p[3], p[4], p[5], p[6]
-		s, m := b.layerS(at(hs, i), alphaH0, w, i)
+		var mask *Node
+		if ms != nil {
+			mask = at(p[7], i)
+		}
+		s, m := b.layerS(at(hs, i), mask, alphaH0, w, i)
 		next := Add(i, Const(g, int32(1)))
 		gOut := Mul(grad, Sign(at(hs, next))) // ReLU's gradient
 		dM, dS := lp.projectGrads(s, m, gOut)
@@ -258,13 +288,13 @@ func (lp *gcn2Loop) backward(v, hs, alphaH0, w *Node) (gh0, gAlphaH0, gw *Node) 
 		gAlphaH0 = Add(gAlphaH0, dS)
 		if lp.productGrad {
 			grad = b.adj.MulT(dS)
-			if b.masks != nil {
-				grad = Mul(grad, at(b.masks, i))
+			if mask != nil {
+				grad = Mul(grad, mask)
 			}
 		} else {
 			grad = BroadcastToShape(ConstAsDType(g, lp.dt, 0), grad.Shape())
 		}
-		out := []*Node{Sub(i, Const(g, int32(1))), grad, gAlphaH0, gw, hs, alphaH0, w}
+		out := append([]*Node{Sub(i, Const(g, int32(1))), grad, gAlphaH0, gw}, p[4:nc]...)
 		return append(out, p[nc:]...)
 	})
 	res := While(cond, body, append(append([]*Node{}, carried...), lp.fixed...)...)

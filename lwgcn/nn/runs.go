@@ -147,13 +147,89 @@ func rngVar(store *model.Store, r int) *model.Variable {
 // randomUniform draws uniform values in [0, 1) of shape from run r's
 // random state.
 func randomUniform(scope *model.Scope, g *Graph, shape shapes.Shape, r int) *Node {
-	if r == 0 {
-		return scope.RandomUniform(g, shape)
-	}
-	v := rngVar(scope.Store(), r)
+	v := runStateVar(scope.Store(), r)
 	state, u := RandomUniform(v.NodeValue(g), shape)
 	v.SetNodeValue(state)
 	return u
+}
+
+// runStateVar is run r's random-state variable: the store's own for run 0
+// (given a value as model.Store.RandomUniform gives it), rngVar's beyond.
+func runStateVar(store *model.Store, r int) *model.Variable {
+	if r > 0 {
+		return rngVar(store, r)
+	}
+	v := store.GetVariable(model.JoinPath("/", model.RNGStateVariableName))
+	if v == nil || !v.HasValue() {
+		if err := store.ResetRNGState(); err != nil {
+			panicf("nn: random state of run 0: %v", err)
+		}
+		v = store.GetVariable(model.JoinPath("/", model.RNGStateVariableName))
+	}
+	return v
+}
+
+// MaskStates are the random states the dropout masks of the runs being
+// built draw from, in Masks's order, for a computation that draws them
+// itself (a loop body, see MaskFromStates): Nodes reads them into g, Set
+// writes back the states after the draws.
+type MaskStates struct{ vars []*model.Variable }
+
+// RunsMaskStates returns the random states of the runs built in scope.
+func RunsMaskStates(scope *model.Scope) MaskStates {
+	first, n := max(runIndex(scope.Store()), 0), Runs(scope)
+	vs := make([]*model.Variable, n)
+	for k := range vs {
+		vs[k] = runStateVar(scope.Store(), first+k)
+	}
+	return MaskStates{vs}
+}
+
+// Nodes returns the states' current values in g.
+func (m MaskStates) Nodes(g *Graph) []*Node {
+	ns := make([]*Node, len(m.vars))
+	for k, v := range m.vars {
+		ns[k] = v.NodeValue(g)
+	}
+	return ns
+}
+
+// Set makes states the variables' values from here on in their graph.
+func (m MaskStates) Set(states []*Node) {
+	for k, v := range m.vars {
+		v.SetNodeValue(states[k])
+	}
+}
+
+// MaskFromStates is RunsDropoutMask of shape [N, R·w] drawn in a closure
+// of g (a loop body, see closureUniform) from the given states (one per
+// run) instead of the runs' variables: it returns the states after the
+// draws and the mask, the same values RunsDropoutMask gives from the same
+// states (0 < rate < 1).
+func MaskFromStates(g *Graph, states []*Node, shape shapes.Shape, rate float64) ([]*Node, *Node) {
+	r := len(states)
+	n, w := shape.Dimensions[0], shape.Dimensions[1]
+	next := make([]*Node, r)
+	masks := make([]*Node, r)
+	for k, s := range states {
+		var u *Node
+		next[k], u = closureUniform(g, s, shapes.Make(shape.DType, n, w/r))
+		keep := GreaterOrEqual(u, ConstAsDType(g, shape.DType, rate))
+		masks[k] = StopGradient(Where(keep, ConstAsDType(g, shape.DType, 1/(1-rate)), ConstAsDType(g, shape.DType, 0)))
+	}
+	if r == 1 {
+		return next, masks[0]
+	}
+	return next, Reshape(StackRuns(masks), n, w)
+}
+
+// maskFromState draws one dropout mask of shape from state in g: 0 where
+// u < rate, 1/(1-rate) elsewhere, without gradient.
+func maskFromState(g *Graph, state *Node, shape shapes.Shape, rate float64) (*Node, *Node) {
+	dt := shape.DType
+	next, u := RandomUniform(state, shape)
+	keep := GreaterOrEqual(u, Scalar(g, dt, rate))
+	return next, StopGradient(Where(keep, Scalar(g, dt, 1/(1-rate)), Scalar(g, dt, 0)))
 }
 
 // RunUniform draws uniform values in [0, 1) of shape from the random
@@ -193,8 +269,10 @@ func Masks(scope *model.Scope, g *Graph, dtype dtypes.DType, rate float64, dims 
 			masks[k] = Zeros(g, shape)
 			continue
 		}
-		keep := GreaterOrEqual(randomUniform(scope, g, shape, first+k), Scalar(g, dtype, rate))
-		masks[k] = StopGradient(Where(keep, Scalar(g, dtype, 1/(1-rate)), Scalar(g, dtype, 0)))
+		v := runStateVar(scope.Store(), first+k)
+		var state *Node
+		state, masks[k] = maskFromState(g, v.NodeValue(g), shape, rate)
+		v.SetNodeValue(state)
 	}
 	return masks
 }

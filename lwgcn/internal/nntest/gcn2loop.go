@@ -36,15 +36,19 @@ func CompareGCN2Loop(t *testing.T, be compute.Backend, runs int, dropout float64
 			h0 := scope.VariableWithValue("h0", Float64Tensor(h0v, n, runs*hdim)).NodeValue(gr)
 			adj := sparse.FromNodes(nodes, nn.InputGCNAdj).ForPass(train)
 			alphaH0 := MulScalar(h0, alpha)
+			var h *Node
 			if loop {
-				return nn.GCN2ConvLoop(scope, h0, alphaH0, adj, alpha, lambda, layers, dropout, train)
+				h = nn.GCN2ConvLoop(scope, h0, alphaH0, adj, alpha, lambda, layers, dropout, train)
+			} else {
+				h = h0
+				for l := 1; l <= layers; l++ {
+					h = nn.Dropout(scope, h, dropout, train)
+					h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, alpha, lambda, l))
+				}
 			}
-			h := h0
-			for l := 1; l <= layers; l++ {
-				h = nn.Dropout(scope, h, dropout, train)
-				h = nn.ReLU(nn.GCN2Conv(scope.In("conv%d", l), h, alphaH0, adj, alpha, lambda, l))
-			}
-			return h
+			// One more draw after the layers: the random states the loop
+			// leaves are the unrolled layers'.
+			return nn.Dropout(scope, h, dropout, train)
 		})
 		nn.SetSeed(h.Store, []int64{21, 22}[:runs]...)
 		if err := nn.SeedRandom(h.Store); err != nil {
