@@ -34,10 +34,6 @@ func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData
 			srcs[kk] = x[jj*h : jj*h+h : jj*h+h]
 		}
 	}
-	if h < vl {
-		sumShortRow(o[:h], srcs, w, j, r)
-		return
-	}
 	main := h - h%vl
 	i := 0
 	for ; i+blockVectors*vl <= main; i += blockVectors * vl {
@@ -46,20 +42,8 @@ func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData
 	for ; i < main; i += vl {
 		sumBlock1(o[i:], srcs, w, j, r, i)
 	}
-	for ; i < h; i++ {
-		var acc float32
-		for kk, s := range srcs {
-			v := s[i]
-			if w != nil {
-				v = float32(v * w[kk*r+j])
-			}
-			if kk == 0 {
-				acc = v
-			} else {
-				acc += v
-			}
-		}
-		o[i] = acc
+	if i < h {
+		sumRowTail(o[i:h], srcs, w, j, r, i)
 	}
 }
 
@@ -95,22 +79,25 @@ func sumBlock4(o []float32, srcs [][]float32, w []float32, j, r, i, vl int) {
 	a3.Store(o[3*vl:])
 }
 
-// sumShortRow is sumBlock1 for a row shorter than a vector (a GCN's second
-// layer: a row per class), with partial loads and stores: the same
-// operations on the row's values as the scalar loop (sumRowGeneric), which
-// took a fifth of GCN's epoch on Squirrel.
-func sumShortRow(o []float32, srcs [][]float32, w []float32, j, r int) {
-	h := len(o)
-	a, _ := simd.LoadFloat32sPart(srcs[0][:h])
+// sumRowTail is sumBlock1 for the last len(o) < vector length columns of a
+// row, from column i (all of a row shorter than a vector: a GCN's second
+// layer, a row per class), with partial loads and stores: the same
+// operations on the values as the scalar loop (sumRowGeneric), which took
+// a fifth of GCN's epoch on Squirrel. A scalar loop after vector code is
+// also what the Intel Xeon host (family 6 model 207) runs slowest: see
+// scaleRowF32.
+func sumRowTail(o []float32, srcs [][]float32, w []float32, j, r, i int) {
+	h := i + len(o)
+	a, _ := simd.LoadFloat32sPart(srcs[0][i:h])
 	if w == nil {
 		for _, src := range srcs[1:] {
-			v, _ := simd.LoadFloat32sPart(src[:h])
+			v, _ := simd.LoadFloat32sPart(src[i:h])
 			a = a.Add(v)
 		}
 	} else {
 		a = a.Mul(simd.BroadcastFloat32s(w[j]))
 		for kk := 1; kk < len(srcs); kk++ {
-			v, _ := simd.LoadFloat32sPart(srcs[kk][:h])
+			v, _ := simd.LoadFloat32sPart(srcs[kk][i:h])
 			a = a.Add(v.Mul(simd.BroadcastFloat32s(w[kk*r+j])))
 		}
 	}
@@ -135,9 +122,13 @@ func sumBlock1(o []float32, srcs [][]float32, w []float32, j, r, i int) {
 
 // scaleRowF32 is dst = src · cs[at] with vectors (a multiply per value, as
 // the scalar loop: bit-identical). The scale is read here, from memory,
-// not passed as a float32 argument: on the Intel Xeon host (family 6 model
-// 207) a call with a float argument cost about 220 ns, 14x the row's
-// work, a tenth of Cora's LW-GCN epoch (BenchmarkScaleRow).
+// not passed as a float32 argument, and a row's last columns short of a
+// vector are a partial (masked) vector op, not a scalar loop: on the Intel
+// Xeon host (family 6 model 207) scalar float code right after the
+// function's vector code (a float argument, or the loop) cost about 220 ns
+// a call: 14x a row of 64, a tenth of Cora's LW-GCN epoch; 20x a row of 5
+// (GCN's second layer, a row per class), a tenth of GCN's epoch on the
+// sweep's graphs (BenchmarkScaleRow).
 func scaleRowF32(dst, src, cs []float32, at int) {
 	vc := simd.BroadcastFloat32s(cs[at])
 	vl := vc.Len()
@@ -146,7 +137,8 @@ func scaleRowF32(dst, src, cs []float32, at int) {
 	for ; i+vl <= len(dst); i += vl {
 		simd.LoadFloat32s(src[i:]).Mul(vc).Store(dst[i:])
 	}
-	for ; i < len(dst); i++ {
-		dst[i] = src[i] * cs[at]
+	if i < len(dst) {
+		v, _ := simd.LoadFloat32sPart(src[i:])
+		v.Mul(vc).StorePart(dst[i:])
 	}
 }

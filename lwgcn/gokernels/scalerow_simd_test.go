@@ -3,6 +3,7 @@
 package gokernels
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"simd"
 	"testing"
@@ -25,31 +26,37 @@ func scaleRowFloatArg(dst, src []float32, c float32) {
 
 // BenchmarkScaleRow scales Cora's 2708 rows of 64 (the ELL product's row
 // scale) with the scale read from its slice in the kernel (scaleRowF32)
-// and passed as a float32 argument; ns/op is for all rows.
+// and passed as a float32 argument, and 2708 rows of 5 (a GCN's second
+// layer on five classes) with the kernel and with scaleRowFloatArg, whose
+// short rows are a scalar loop after a vector broadcast; ns/op is for all
+// rows.
 func BenchmarkScaleRow(b *testing.B) {
-	const n, h = 2708, 64
+	const n = 2708
 	rng := rand.New(rand.NewPCG(1, 2))
-	src, dst, rs := make([]float32, n*h), make([]float32, n*h), make([]float32, n)
-	for i := range src {
-		src[i] = rng.Float32()
-	}
+	rs := make([]float32, n)
 	for i := range rs {
 		rs[i] = rng.Float32()
 	}
-	b.Run("from-slice", func(b *testing.B) {
-		for b.Loop() {
-			for i := range n {
-				scaleRowF32(dst[i*h:(i+1)*h], src[i*h:(i+1)*h], rs, i)
-			}
+	for _, h := range []int{64, 5} {
+		src, dst := make([]float32, n*h), make([]float32, n*h)
+		for i := range src {
+			src[i] = rng.Float32()
 		}
-	})
-	b.Run("float-argument", func(b *testing.B) {
-		for b.Loop() {
-			for i := range n {
-				scaleRowFloatArg(dst[i*h:(i+1)*h], src[i*h:(i+1)*h], rs[i])
+		b.Run(fmt.Sprintf("h=%d/from-slice", h), func(b *testing.B) {
+			for b.Loop() {
+				for i := range n {
+					scaleRowF32(dst[i*h:(i+1)*h], src[i*h:(i+1)*h], rs, i)
+				}
 			}
-		}
-	})
+		})
+		b.Run(fmt.Sprintf("h=%d/float-argument", h), func(b *testing.B) {
+			for b.Loop() {
+				for i := range n {
+					scaleRowFloatArg(dst[i*h:(i+1)*h], src[i*h:(i+1)*h], rs[i])
+				}
+			}
+		})
+	}
 }
 
 // TestScaleRowByValue: the kernel's rows are the scalar products, bit for
