@@ -74,6 +74,11 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, experiments.DatasetTitle, speedDatasets).Markdown())
 		b.WriteString(compileTable(rows))
 	}
+	more, err := otherHostBackends(dir)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(more)
 	if len(gpu) == 0 {
 		if len(rows) > 0 {
 			b.WriteString("\nGPU (XLA CUDA): no timings (`lwgcn bench` has not been run on a GPU); xla/README.md lists the steps.\n")
@@ -90,6 +95,34 @@ func backendsSection(dir string) (string, error) {
 	b.WriteString(backendShareNote(gpu, false) + "\n\n")
 	b.WriteString(figures.BackendSpeedTable("", gpu, nil, experiments.DatasetTitle, speedDatasets).Markdown())
 	b.WriteString(compileTable(gpu))
+	return b.String(), nil
+}
+
+// otherHostBackends renders the same timings recorded on other hosts
+// (results/bench-backends-<host>.json), each a table of its own: timings
+// are compared within one run only, and without PyTorch's columns, which
+// were measured beside the main table's host.
+func otherHostBackends(dir string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "bench-backends-*.json"))
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(paths)
+	var b strings.Builder
+	for _, path := range paths {
+		rows, err := results.ReadBackendBench(path)
+		if err != nil {
+			return "", err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nThe same cases in another run (results/%s; its host in the footer; no PyTorch columns,\n", filepath.Base(path))
+		b.WriteString("which were measured on the host above):\n\n")
+		b.WriteString(backendShareNote(rows, false) + "\n\n")
+		b.WriteString(figures.BackendSpeedTable("", rows, nil, experiments.DatasetTitle, speedDatasets).Markdown())
+		b.WriteString(compileTable(rows))
+	}
 	return b.String(), nil
 }
 

@@ -97,3 +97,37 @@ func TestCompileTable(t *testing.T) {
 		t.Errorf("note on rows of 3 graphs under a table of 2-graph rows:\n%s", md)
 	}
 }
+
+// Timings from another host (results/bench-backends-<host>.json) get a
+// table of their own after the main one, without PyTorch's columns, with
+// their compile table.
+func TestBackendsSectionOtherHost(t *testing.T) {
+	dir := t.TempDir()
+	cores := 0.01
+	main := []results.BackendBench{
+		{Dataset: "texas", Case: results.CaseEpoch, Backend: "go", GOMAXPROCS: 1, CPUs: 1, MsPerEpoch: 14.1, CPUMs: 14.1, OtherCores: &cores},
+	}
+	other := []results.BackendBench{
+		{Dataset: "cora", Case: results.CaseEpoch, Backend: "xla:cpu", GOMAXPROCS: 1, CPUs: 1, MsPerEpoch: 546.4, CPUMs: 546.3,
+			CompileSecs: 10.2, Compiles: 2, EpochOps: 2920, EpochHLOBytes: 424 << 10, OtherCores: &cores},
+	}
+	writeJSONFile(t, dir, "bench-backends.json", main)
+	writeJSONFile(t, dir, "bench-backends-intel.json", other)
+	md, err := backendsSection(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := strings.Index(md, "The same cases in another run (results/bench-backends-intel.json")
+	if at < 0 || at < strings.Index(md, "| Texas | lwgcn-epoch | 1 | 14.1 (14.1)") {
+		t.Fatalf("no other-host table after the main one:\n%s", md)
+	}
+	rest := md[at:]
+	for _, want := range []string{"| Cora | lwgcn-epoch | 1 | 546.4 (546.3) | 10.20 |", "| Cora | xla:cpu | 1 | 10.20 | 2 | 2920 | 424 |"} {
+		if !strings.Contains(rest, want) {
+			t.Errorf("other-host table lacks %q:\n%s", want, rest)
+		}
+	}
+	if strings.Contains(rest, "PyTorch") && !strings.Contains(rest, "no PyTorch columns") {
+		t.Errorf("other-host table with PyTorch columns:\n%s", rest)
+	}
+}
