@@ -201,21 +201,18 @@ func (m MaskStates) Set(states []*Node) {
 	}
 }
 
-// MaskFromStates is RunsDropoutMask of shape [N, R·w] drawn in a closure
-// of g (a loop body, see closureUniform) from the given states (one per
-// run) instead of the runs' variables: it returns the states after the
-// draws and the mask, the same values RunsDropoutMask gives from the same
-// states (0 < rate < 1).
+// MaskFromStates is RunsDropoutMask of shape [N, R·w] drawn in g, or in
+// a closure of g (a loop body), from the given states (one per run)
+// instead of the runs' variables: it returns the states after the draws and
+// the mask, the same values RunsDropoutMask gives from the same states
+// (0 < rate < 1).
 func MaskFromStates(g *Graph, states []*Node, shape shapes.Shape, rate float64) ([]*Node, *Node) {
 	r := len(states)
 	n, w := shape.Dimensions[0], shape.Dimensions[1]
 	next := make([]*Node, r)
 	masks := make([]*Node, r)
 	for k, s := range states {
-		var u *Node
-		next[k], u = closureUniform(g, s, shapes.Make(shape.DType, n, w/r))
-		keep := GreaterOrEqual(u, ConstAsDType(g, shape.DType, rate))
-		masks[k] = StopGradient(Where(keep, ConstAsDType(g, shape.DType, 1/(1-rate)), ConstAsDType(g, shape.DType, 0)))
+		next[k], masks[k] = maskFromState(g, s, shapes.Make(shape.DType, n, w/r), rate)
 	}
 	if r == 1 {
 		return next, masks[0]
@@ -223,13 +220,15 @@ func MaskFromStates(g *Graph, states []*Node, shape shapes.Shape, rate float64) 
 	return next, Reshape(StackRuns(masks), n, w)
 }
 
-// maskFromState draws one dropout mask of shape from state in g: 0 where
-// u < rate, 1/(1-rate) elsewhere, without gradient.
+// maskFromState draws one dropout mask of shape from state in g (or a
+// closure of g): 0 where u < rate, 1/(1-rate) elsewhere, without gradient.
+// Its constants are its own (closureUniform's reason), the same ops and
+// values as graph.RandomUniform and cached scalars give.
 func maskFromState(g *Graph, state *Node, shape shapes.Shape, rate float64) (*Node, *Node) {
 	dt := shape.DType
-	next, u := RandomUniform(state, shape)
-	keep := GreaterOrEqual(u, Scalar(g, dt, rate))
-	return next, StopGradient(Where(keep, Scalar(g, dt, 1/(1-rate)), Scalar(g, dt, 0)))
+	next, u := closureUniform(g, state, shape)
+	keep := GreaterOrEqual(u, ConstAsDType(g, dt, rate))
+	return next, StopGradient(Where(keep, ConstAsDType(g, dt, 1/(1-rate)), ConstAsDType(g, dt, 0)))
 }
 
 // RunUniform draws uniform values in [0, 1) of shape from the random
