@@ -135,6 +135,8 @@ func TestCommandLineErrors(t *testing.T) {
 		{[]string{"train", "-dataset", "texas", "-epochs", "0"}, 2, "-epochs 0: must be >= 1 (leave it out for the model's reference)"},
 		{[]string{"train", "-dataset", "texas", "-model", "gcn", "-variant", "dense"}, 2, "-variant: not a setting of -model gcn (it has -epochs, -hidden"},
 		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-heads", "4"}, 2, "-heads: not a setting of -model lwgcn (it has -variant, -layers"},
+		{[]string{"train", "-dataset", "texas", "-model", "h2gcn", "-extra", "relu"}, 2, `-extra "relu": want name=value[,name=value] with finite numbers, got "relu"`},
+		{[]string{"train", "-dataset", "texas", "-model", "lwgcn", "-extra", "relu=0"}, 2, "-extra: a baseline's setting; -model lwgcn does not have it"},
 	} {
 		status, _, stderr := runLwgcn(t, c.args...)
 		out := stderr

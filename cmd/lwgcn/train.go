@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -29,6 +30,7 @@ type settingFlags struct {
 	ints    map[string]*int
 	floats  map[string]*float64
 	variant *string
+	extra   *string
 }
 
 // addSettingFlags adds the setting flags.
@@ -46,6 +48,7 @@ func addSettingFlags(fs *flag.FlagSet) settingFlags {
 	f.ints["gcnii-layers"] = fs.Int("gcnii-layers", 0, "LW-GCN: layers of f_G (GCNII; default: the reference)")
 	f.variant = fs.String("variant", "", "LW-GCN: f_C architecture, dense or small (default: the dataset's)")
 	f.ints["refine"] = fs.Int("refine", 0, "LW-GCN: pseudo-label refinement rounds (beyond the paper)")
+	f.extra = fs.String("extra", "", `a baseline's own settings, "name=value[,name=value]" (e.g. h2gcn's relu=0: no ReLU on the embedding; the names its error lists)`)
 	return f
 }
 
@@ -73,6 +76,19 @@ func (f settingFlags) settings(set map[string]bool, model string) (map[string]fl
 			return nil, usageErrorf("-%s: not a setting of -model %s (it has -%s)", name, model, strings.Join(has, ", -"))
 		}
 		out[name] = v
+	}
+	if set["extra"] {
+		if !slices.Contains(zoo.Names(), model) {
+			return nil, usageErrorf("-extra: a baseline's setting; -model %s does not have it", model)
+		}
+		for _, kv := range strings.Split(*f.extra, ",") {
+			name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
+			v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+			if !ok || name == "" || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, usageErrorf("-extra %q: want name=value[,name=value] with finite numbers, got %q", *f.extra, kv)
+			}
+			out[zoo.ExtraPrefix+strings.TrimSpace(name)] = v
+		}
 	}
 	return out, nil
 }

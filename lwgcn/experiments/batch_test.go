@@ -247,13 +247,15 @@ func TestOverrideSettings(t *testing.T) {
 		{"gcn", map[string]float64{"dropout": 0, "wd": 0, "hidden": 12}, map[string]float64{"dropout": 0, "weight_decay": 0, "hidden": 12}},
 		{"lwgcn", map[string]float64{"dropout": 0, "gcnii-layers": 3, "epochs": 7}, map[string]float64{"dropout": 0, "gcnii_layers": 3, "epochs": 7}},
 		{"bmgcn", map[string]float64{"epochs": 40}, map[string]float64{"epochs": 40, "mlp_epochs": 8}},
+		// A model's own setting (lwgcn train -extra), zero included.
+		{"h2gcn", map[string]float64{"extra:relu": 0, "hidden": 8}, map[string]float64{"relu": 0, "hidden": 8}},
 	} {
 		m, err := method(c.name, c.set)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for k, v := range c.want {
-			if got := m.Params()[k]; got != v {
+			if got, ok := m.Params()[k]; !ok || got != v {
 				t.Errorf("%s with %v: param %s = %v, want %v", c.name, c.set, k, got, v)
 			}
 		}
@@ -267,6 +269,10 @@ func TestOverrideSettings(t *testing.T) {
 		{"lwgcn", map[string]float64{"heads": 2}, "no setting heads (it has variant, layers"},
 		{"gcn", map[string]float64{"dropout": 1.5}, "zoo: gcn: dropout must be in [0, 1), got 1.5"},
 		{"lwgcn", map[string]float64{"dropout": 1}, "lwgcn: dropout must be in [0, 1)"},
+		{"h2gcn", map[string]float64{"extra:foo": 1}, "zoo: h2gcn has no setting extra:foo (its own: extra:relu)"},
+		{"gcn", map[string]float64{"extra:relu": 0}, "zoo: gcn has no setting extra:relu (its own: none)"},
+		{"h2gcn", map[string]float64{"extra:relu": 2}, "extra relu must be 0 or 1, got 2"},
+		{"lwgcn", map[string]float64{"extra:relu": 0}, "no setting extra:relu (it has"},
 	} {
 		_, err := method(c.name, c.set)
 		if !errors.Is(err, ErrSetting) || !strings.Contains(err.Error(), c.want) {

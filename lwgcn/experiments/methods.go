@@ -145,6 +145,19 @@ func (o Overrides) settings(names []string) ([]setting, error) {
 	return out, nil
 }
 
+// extraNames lists h's model-specific settings as zoo.Entry.Set names
+// them, or "none".
+func extraNames(h zoo.Hyper) string {
+	var names []string
+	for _, k := range slices.Sorted(maps.Keys(h.Extra)) {
+		names = append(names, zoo.ExtraPrefix+k)
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
 // SettingNames lists the settings of a method (Overrides.Settings).
 func SettingNames(method string) []string {
 	if _, ok := factories[method]; ok {
@@ -355,12 +368,29 @@ type zooMethod struct {
 func newZooMethod(name string, env Env) (Method, error) {
 	e, _ := zoo.Lookup(name)
 	h := e.Defaults(env.Dataset)
-	set, err := env.Override.settings(zoo.SettingNames)
+	// Model-specific settings (zoo.ExtraPrefix) go by the keys the entry's
+	// defaults have; the others by zoo.SettingNames.
+	over, extras := env.Override, map[string]float64{}
+	for k, v := range over.Settings {
+		if strings.HasPrefix(k, zoo.ExtraPrefix) {
+			if extras[k] = v; len(extras) == 1 {
+				over.Settings = maps.Clone(over.Settings)
+			}
+			delete(over.Settings, k)
+		}
+	}
+	set, err := over.settings(zoo.SettingNames)
 	if err != nil {
 		return nil, err
 	}
 	for _, s := range set {
 		h, _ = e.Set(h, s.name, s.value)
+	}
+	for _, k := range slices.Sorted(maps.Keys(extras)) {
+		var ok bool
+		if h, ok = e.Set(h, k, extras[k]); !ok {
+			return nil, settingErrorf("zoo: %s has no setting %s (its own: %s)", name, k, extraNames(h))
+		}
 	}
 	if err := h.Validate(); err != nil {
 		return nil, settingErrorf("zoo: %s: %w", name, err)

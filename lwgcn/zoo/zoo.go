@@ -201,9 +201,21 @@ func (e Entry) WithEpochs(h Hyper, n int) Hyper {
 var SettingNames = append(append([]string{"epochs"}, slices.DeleteFunc(train.SettingNames(Hyper{}),
 	func(n string) bool { return n == "epochs" })...), "raw-features")
 
-// Set returns h with one setting set by name (SettingNames) to v; ok is
-// false for a name it does not know. Validate and Build check the values.
+// ExtraPrefix names a model-specific setting (a key of Hyper.Extra that
+// the entry's defaults set, e.g. "extra:relu" for H2GCN's ReLU on the
+// embedding) in Set and `lwgcn train -extra`.
+const ExtraPrefix = "extra:"
+
+// Set returns h with one setting set by name (SettingNames, or ExtraPrefix
+// and a key h.Extra has) to v; ok is false for a name it does not know.
+// Validate and Build check the values.
 func (e Entry) Set(h Hyper, name string, v float64) (_ Hyper, ok bool) {
+	if key, extra := strings.CutPrefix(name, ExtraPrefix); extra {
+		if _, has := h.Extra[key]; !has {
+			return h, false
+		}
+		return h.With(key, v), true
+	}
 	switch name {
 	case "epochs":
 		return e.WithEpochs(h, int(v)), true
