@@ -23,7 +23,9 @@ func init() {
 		Notes: map[string]string{
 			"squirrel": "Squirrel's own setup from the official code's 16 (rounds {1, 2} x ReLU on the embedding or " +
 				"not x dropout {0, 0.5} x L2 {1e-5, 5e-4}), chosen on validation: all 16 on split 0, the three best on " +
-				"splits 1-2 (lwgcn train -extra relu=...; runs in the session's notes): 2 rounds, no ReLU, no dropout, " +
+				"splits 1-2 (" +
+				"`lwgcn train -model h2gcn -dataset squirrel -splits S -layers K -dropout D -wd W -extra relu=R`, one thread, at " +
+				"9605ade and ce90023): 2 rounds, no ReLU, no dropout, " +
 				"Keras L2 1e-5 (weight decay 2e-5), mean validation 38.1 over splits 0-2 against 37.1 and 37.0 for the " +
 				"next two; the setup every other dataset takes (2 rounds, ReLU, dropout 0.5, L2 5e-4) had 31.2 on " +
 				"split 0, and gave 30.6 ± 2.1 over the 10 splits.",
