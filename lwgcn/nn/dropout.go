@@ -42,7 +42,7 @@ func RunsDropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate floa
 // DropoutMask returns a dropout mask of the given float shape, without
 // gradient: 0 where a uniform draw u ∈ [0, 1) has u < rate, 1/(1-rate)
 // elsewhere (0 < rate < 1). It draws from the random state of the run being
-// built (RunUniform).
+// built (the one RunUniform draws from).
 func DropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64) *Node {
 	v := runStateVar(scope.Store(), max(runIndex(scope.Store()), 0))
 	state, mask := maskFromState(g, v.NodeValue(g), shape, rate)
