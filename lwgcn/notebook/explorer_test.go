@@ -358,11 +358,13 @@ func TestExplorerSecondPressReplacesFirst(t *testing.T) {
 	fe := &fakeFrontEnd{events: make(chan event, 16)}
 	liveSetup(t, fe)
 	firstDone := make(chan struct{})
-	presses := 0
 	e := explorerFixture(new([]string))
 	e.Actions[0].Run = func(task *Task) (*View, error) {
-		presses++
-		if presses == 1 {
+		// The first press's task by its id, not by which Run starts first:
+		// the second press can cancel the first before its goroutine runs
+		// (a counter then sent the second down the first's path, to wait on
+		// a context nothing cancels).
+		if task.id == 1 {
 			defer close(firstDone)
 			<-task.Context().Done()
 			task.Partial(NewView().Note("late partial of the first"))
