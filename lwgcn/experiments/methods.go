@@ -371,11 +371,10 @@ func newZooMethod(name string, env Env) (Method, error) {
 	// Model-specific settings (zoo.ExtraPrefix) go by the keys the entry's
 	// defaults have; the others by zoo.SettingNames.
 	over, extras := env.Override, map[string]float64{}
+	over.Settings = maps.Clone(over.Settings)
 	for k, v := range over.Settings {
 		if strings.HasPrefix(k, zoo.ExtraPrefix) {
-			if extras[k] = v; len(extras) == 1 {
-				over.Settings = maps.Clone(over.Settings)
-			}
+			extras[k] = v
 			delete(over.Settings, k)
 		}
 	}
