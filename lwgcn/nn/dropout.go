@@ -44,10 +44,7 @@ func RunsDropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate floa
 // elsewhere (0 < rate < 1). It draws from the random state of the run being
 // built (the one RunUniform draws from).
 func DropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64) *Node {
-	v := runStateVar(scope.Store(), max(runIndex(scope.Store()), 0))
-	state, mask := maskFromState(g, v.NodeValue(g), shape, rate)
-	v.SetNodeValue(state)
-	return mask
+	return drawMask(scope.Store(), g, max(runIndex(scope.Store()), 0), shape, rate)
 }
 
 // DropoutFeatures applies Dropout to a feature matrix; for sparse features

@@ -220,6 +220,15 @@ func MaskFromStates(g *Graph, states []*Node, shape shapes.Shape, rate float64) 
 	return next, Reshape(StackRuns(masks), n, w)
 }
 
+// drawMask draws one dropout mask of shape from run r's random state
+// (runStateVar), which it advances.
+func drawMask(store *model.Store, g *Graph, r int, shape shapes.Shape, rate float64) *Node {
+	v := runStateVar(store, r)
+	state, mask := maskFromState(g, v.NodeValue(g), shape, rate)
+	v.SetNodeValue(state)
+	return mask
+}
+
 // maskFromState draws one dropout mask of shape from state in g (or a
 // closure of g): 0 where u < rate, 1/(1-rate) elsewhere, without gradient.
 // Its constants are its own (closureUniform's reason), the same ops and
@@ -240,11 +249,7 @@ func RunUniform(scope *model.Scope, g *Graph, shape shapes.Shape) *Node {
 // RunIntN draws integers in [0, n) of shape (int32) from the random state
 // of the run being built, as model.Scope.RandomIntN does from the store's.
 func RunIntN(scope *model.Scope, g *Graph, n int32, shape shapes.Shape) *Node {
-	r := max(runIndex(scope.Store()), 0)
-	if r == 0 {
-		return scope.RandomIntN(g, n, shape)
-	}
-	v := rngVar(scope.Store(), r)
+	v := runStateVar(scope.Store(), max(runIndex(scope.Store()), 0))
 	state, x := RandomIntN(v.NodeValue(g), n, shape)
 	v.SetNodeValue(state)
 	return x
@@ -268,10 +273,7 @@ func Masks(scope *model.Scope, g *Graph, dtype dtypes.DType, rate float64, dims 
 			masks[k] = Zeros(g, shape)
 			continue
 		}
-		v := runStateVar(scope.Store(), first+k)
-		var state *Node
-		state, masks[k] = maskFromState(g, v.NodeValue(g), shape, rate)
-		v.SetNodeValue(state)
+		masks[k] = drawMask(scope.Store(), g, first+k, shape, rate)
 	}
 	return masks
 }

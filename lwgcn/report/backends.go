@@ -46,7 +46,11 @@ func backendsSection(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if acc == "" && len(rows) == 0 && len(gpu) == 0 {
+	more, err := otherHostBackends(dir)
+	if err != nil {
+		return "", err
+	}
+	if acc == "" && len(rows) == 0 && len(gpu) == 0 && more == "" {
 		return "", nil
 	}
 	var b strings.Builder
@@ -73,10 +77,6 @@ func backendsSection(dir string) (string, error) {
 		b.WriteString(backendShareNote(rows, true) + "\n\n")
 		b.WriteString(figures.BackendSpeedTable("", rows, PyTorchThreadsMs, experiments.DatasetTitle, speedDatasets).Markdown())
 		b.WriteString(compileTable(rows))
-	}
-	more, err := otherHostBackends(dir)
-	if err != nil {
-		return "", err
 	}
 	b.WriteString(more)
 	if len(gpu) == 0 {

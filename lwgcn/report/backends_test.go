@@ -130,4 +130,10 @@ func TestBackendsSectionOtherHost(t *testing.T) {
 	if strings.Contains(rest, "PyTorch") && !strings.Contains(rest, "no PyTorch columns") {
 		t.Errorf("other-host table with PyTorch columns:\n%s", rest)
 	}
+	// Another host's timings alone still make a section.
+	alone := t.TempDir()
+	writeJSONFile(t, alone, "bench-backends-intel.json", other)
+	if md, err := backendsSection(alone); err != nil || !strings.Contains(md, "results/bench-backends-intel.json") {
+		t.Errorf("only another host's timings: %q, %v", md, err)
+	}
 }

@@ -60,7 +60,7 @@ func PlatonovMarkdown(dir string) (string, error) {
 		any := false
 		for i, d := range datasets {
 			if st, ok := platonovScore(sums[m][d], d); ok {
-				cells[i], any = fmt.Sprintf("%.1f ± %.1f%s", st.Mean, st.Std, depthPartial(d, st.N)), true
+				cells[i], any = fmt.Sprintf("%.1f ± %.1f%s", st.Mean, st.Std, partialMark(d, st.N)), true
 			} else {
 				cells[i] = "not run"
 			}

@@ -640,9 +640,10 @@ recorded runs).
 `, nil
 }
 
-// depthPartial marks a depth cell averaged over fewer runs than the
-// protocol (10 splits; Planetoid graphs 3 seeds): "" or " (n of want)".
-func depthPartial(dataset string, n int) string {
+// partialMark marks a cell (the depth table's, the heterophily table's)
+// averaged over fewer runs than the protocol (10 splits; Planetoid graphs 3
+// seeds): "" or " (n of want runs)".
+func partialMark(dataset string, n int) string {
 	want := protocolRunCount(dataset)
 	if n >= want {
 		return ""
@@ -683,7 +684,7 @@ func depthSection(dir string) (string, error) {
 			fmt.Fprintf(&b, "| %s |", experiments.MethodTitle(m))
 			for _, l := range ls {
 				if st, ok := curves[d][m][l]; ok {
-					fmt.Fprintf(&b, " %.1f ± %.1f%s |", st.Mean, st.Std, depthPartial(d, st.N))
+					fmt.Fprintf(&b, " %.1f ± %.1f%s |", st.Mean, st.Std, partialMark(d, st.N))
 				} else {
 					b.WriteString(" – |")
 				}

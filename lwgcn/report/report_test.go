@@ -144,8 +144,8 @@ func TestDepthPartial(t *testing.T) {
 		n       int
 		want    string
 	}{{"squirrel", 1, " (1 of 10 runs)"}, {"squirrel", 10, ""}, {"cora", 2, " (2 of 3 runs)"}, {"cora", 3, ""}} {
-		if got := depthPartial(c.dataset, c.n); got != c.want {
-			t.Errorf("depthPartial(%s, %d) = %q, want %q", c.dataset, c.n, got, c.want)
+		if got := partialMark(c.dataset, c.n); got != c.want {
+			t.Errorf("partialMark(%s, %d) = %q, want %q", c.dataset, c.n, got, c.want)
 		}
 	}
 }
