@@ -133,7 +133,11 @@ func Reinitialize(store *model.Store, in *Inputs, seeds ...int64) error {
 			return fmt.Errorf("nn: init spec of %s is %T, not a string", v.Path(), specAny)
 		}
 		l, dims := variableLayout(store, v)
-		val, err := paramValue(RunSeeds(store), v.Path(), v.Shape().DType, Init(spec), lookup, l, dims)
+		paths := StackPaths(store, v)
+		if paths == nil {
+			paths = []string{v.Path()}
+		}
+		val, err := paramValue(RunSeeds(store), paths, v.Shape().DType, Init(spec), lookup, l, dims)
 		if err != nil {
 			return fmt.Errorf("nn: reinitialising %s: %w", v.Path(), err)
 		}

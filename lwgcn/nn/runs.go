@@ -46,6 +46,9 @@ const (
 	// + name one run's dims ([]int).
 	layoutKeyPrefix = "lwgcn_layout#"
 	dimsKeyPrefix   = "lwgcn_dims#"
+	// stackKeyPrefix + variable name holds the paths ([]string) of the
+	// weights a RunsParamStack variable stands for, in order.
+	stackKeyPrefix = "lwgcn_stack#"
 	// rngScope holds the random states of runs 1 … R-1.
 	rngScope = "/lwgcn_rng"
 )
@@ -65,6 +68,10 @@ const (
 	// each run's matrix transposed: the layout PerRun multiplies with no
 	// general transpose, forward or backward.
 	RunsTransposed
+	// StackTransposed: a stack of L weights [in, out] ([L, in, out] for one
+	// run) of every run as [R, L, out, in], each run's matrices transposed
+	// as in RunsTransposed (RunsParamStack).
+	StackTransposed
 )
 
 // SetSeed sets the seeds of the runs (R = len(seeds), at least one) for
@@ -345,6 +352,34 @@ func EachRun(scope *model.Scope, in *Nodes, fn func(scope *model.Scope, in *Node
 // RunsFirst and RunsParam returns the run's own.
 func RunsParam(scope *model.Scope, g *Graph, name string, dtype dtypes.DType, init Init, meta *Nodes, layout Layout,
 	dims ...int) *Node {
+	return runsParam(scope, g, name, dtype, init, meta, layout, nil, dims)
+}
+
+// RunsParamStack is RunsParam for a stack of count weights [in, out], the
+// l-th (1-based) standing for the weight name of layerScope(l) (drawn from
+// that weight's path: the same initial values) but held as one variable,
+// name in scope: an optimizer updates it in one go, not count times (XLA:
+// a few kernels instead of a few per weight). It returns [count, in, out]
+// for one run and, for R runs, [count, R, out, in] (each run's matrices
+// transposed, as RunsTransposed); the variable is StackTransposed, and
+// SplitStack gives back the weights it stands for.
+func RunsParamStack(scope *model.Scope, g *Graph, name string, dtype dtypes.DType, init Init, count int,
+	layerScope func(l int) *model.Scope, in, out int) *Node {
+	paths := make([]string, count)
+	for l := range paths {
+		paths[l] = model.JoinPath(layerScope(l+1).Scope(), name)
+	}
+	x := runsParam(scope, g, name, dtype, init, nil, StackTransposed, paths, []int{count, in, out})
+	if r := Runs(scope); r > 1 && runIndex(scope.Store()) < 0 {
+		x = TransposeAllDims(x, 1, 0, 2, 3)
+	}
+	return x
+}
+
+// runsParam is RunsParam and RunsParamStack: paths, when given, are the
+// weights whose draws make up the variable's (see paramValue).
+func runsParam(scope *model.Scope, g *Graph, name string, dtype dtypes.DType, init Init, meta *Nodes, layout Layout,
+	paths []string, dims []int) *Node {
 	store := scope.Store()
 	run := runIndex(store)
 	if run >= 0 {
@@ -352,12 +387,16 @@ func RunsParam(scope *model.Scope, g *Graph, name string, dtype dtypes.DType, in
 	}
 	v := scope.GetVariable(name)
 	if v == nil {
-		path := model.JoinPath(scope.Scope(), name)
+		if paths == nil {
+			paths = []string{model.JoinPath(scope.Scope(), name)}
+		} else {
+			scope.SetParam(stackKeyPrefix+name, paths)
+		}
 		var lookup func(run int, key string) (int, bool)
 		if meta != nil {
 			lookup = meta.metaOf
 		}
-		val, err := paramValue(RunSeeds(store), path, dtype, init, lookup, layout, dims)
+		val, err := paramValue(RunSeeds(store), paths, dtype, init, lookup, layout, dims)
 		if err != nil {
 			panicf("%v", err)
 		}
@@ -371,6 +410,41 @@ func RunsParam(scope *model.Scope, g *Graph, name string, dtype dtypes.DType, in
 		return Reshape(Slice(x, AxisElem(run)), dims...)
 	}
 	return x
+}
+
+// StackPaths returns the paths of the weights a RunsParamStack variable
+// stands for, in order (nil for other variables).
+func StackPaths(store *model.Store, v *model.Variable) []string {
+	if x, ok := store.GetParam(model.JoinPath(v.Scope(), stackKeyPrefix+v.Name())); ok {
+		if p, ok := x.([]string); ok {
+			return p
+		}
+	}
+	return nil
+}
+
+// SplitStack returns, for value the flat values of a RunsParamStack
+// variable v holding runs runs, the values of each weight it stands for
+// under its own path, in that weight's own layout (RunsTransposed): what
+// the weights created one by one would hold. For other variables it
+// returns value under v's path.
+func SplitStack[T any](store *model.Store, v *model.Variable, value []T) map[string][]T {
+	paths := StackPaths(store, v)
+	if paths == nil {
+		return map[string][]T{v.Path(): value}
+	}
+	r, count := NumRuns(store), len(paths)
+	m := len(value) / (r * count) // one run's weight
+	out := make(map[string][]T, count)
+	for l, p := range paths {
+		w := make([]T, 0, r*m)
+		for k := range r {
+			at := (k*count + l) * m
+			w = append(w, value[at:at+m]...)
+		}
+		out[p] = w
+	}
+	return out
 }
 
 // SetRunValue sets the value of the weight at name in scope to x for the
@@ -397,9 +471,11 @@ func SetRunValue(scope *model.Scope, g *Graph, name string, x *Node) {
 }
 
 // paramValue is a weight's initial value for the runs' seeds: each run's
-// draws (as Param draws them for one run), laid out. lookup resolves
+// draws (as Param draws them for one run), laid out. One path: the
+// weight's own; several (a RunsParamStack variable): each run's values are
+// the draws of each path in turn, as many values each. lookup resolves
 // "fanin" specs per run (nil when none is needed).
-func paramValue(seeds []int64, path string, dtype dtypes.DType, init Init, lookup func(run int, key string) (int, bool),
+func paramValue(seeds []int64, paths []string, dtype dtypes.DType, init Init, lookup func(run int, key string) (int, bool),
 	layout Layout, dims []int) (*tensors.Tensor, error) {
 	n := 1
 	for _, d := range dims {
@@ -416,9 +492,12 @@ func paramValue(seeds []int64, path string, dtype dtypes.DType, init Init, looku
 		}
 		b, err := init.bound(meta)
 		if err != nil {
-			return nil, fmt.Errorf("nn: initial values of %s: %w", path, err)
+			return nil, fmt.Errorf("nn: initial values of %s: %w", paths[0], err)
 		}
-		vals := drawUniform(seed, path, b, n)
+		var vals []float64
+		for _, p := range paths {
+			vals = append(vals, drawUniform(seed, p, b, n/len(paths))...)
+		}
 		if r == 1 {
 			out = vals
 			break
@@ -438,6 +517,11 @@ func layoutIndex(l Layout, dims []int, runs, k, i int) int {
 		n *= d
 	}
 	switch {
+	case l == StackTransposed:
+		in, out := dims[1], dims[2]
+		m := in * out
+		row, col := i%m/out, i%out
+		return k*n + i/m*m + col*in + row
 	case l == RunsTransposed && len(dims) > 1:
 		in := dims[0]
 		cols := n / in
@@ -458,6 +542,8 @@ func layoutDims(l Layout, dims []int, runs int) []int {
 		return dims
 	}
 	switch {
+	case l == StackTransposed:
+		return []int{runs, dims[0], dims[2], dims[1]}
 	case l == RunsTransposed && len(dims) > 1:
 		n := 1
 		for _, d := range dims {

@@ -1,6 +1,7 @@
 package parity
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -201,8 +202,10 @@ func evaluate(t *testing.T, b compute.Backend, m nn.Model, g *graph.Graph, prep 
 	if err := nn.Reinitialize(store, in, seed); err != nil {
 		t.Fatal(err)
 	}
+	// Keyed by the weights' own paths: a stack of layers held as one
+	// variable (nn.RunsParamStack, XLA's GCNII loop) as its layers.
 	for _, v := range vars {
-		p.init[v.Path()] = toFloat64(t, v.MustValue())
+		maps.Copy(p.init, nn.SplitStack(store, v, toFloat64(t, v.MustValue())))
 	}
 	outs, err := exec.Call(in.Tensors()...)
 	if err != nil {
@@ -213,7 +216,7 @@ func evaluate(t *testing.T, b compute.Backend, m nn.Model, g *graph.Graph, prep 
 	}
 	p.out, p.loss = toFloat64(t, outs[0]), toFloat64(t, outs[1])
 	for i, v := range vars {
-		p.grads[v.Path()] = toFloat64(t, outs[2+i])
+		maps.Copy(p.grads, nn.SplitStack(store, v, toFloat64(t, outs[2+i])))
 	}
 	for _, o := range outs {
 		o.FinalizeAll()

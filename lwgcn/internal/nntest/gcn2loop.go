@@ -20,7 +20,9 @@ import (
 // outputs and the gradients of every layer's weight and of h0, for runs
 // runs, one dropout rate, one pass (train). undropped carries the output
 // without dropout between calls, so that a dropout call must differ from it
-// (the masks are tested); h0 and the gradient weights come from rng.
+// (the masks are tested); h0 and the gradient weights come from rng. The
+// loop's stacked weight must hold the unrolled layers' initial values, also
+// after nn.Reinitialize.
 func CompareGCN2Loop(t *testing.T, be compute.Backend, runs int, dropout float64, train bool, undropped *[]float64, rng *rand.Rand) {
 	t.Helper()
 	g := TinyGraph(t)
@@ -57,9 +59,30 @@ func CompareGCN2Loop(t *testing.T, be compute.Backend, runs int, dropout float64
 		return h
 	}
 	unrolled, loop := build(false), build(true)
+	what := fmt.Sprintf("%s, %d runs, dropout %g, train %v", be.Name(), runs, dropout, train)
+	compareWeights := func(when string) {
+		want, got := unrolled.Weights(), loop.Unstacked(loop.Weights())
+		if len(got) != layers+1 || len(want) != len(got) {
+			t.Fatalf("%s: %d weights (unrolled) and %d (loop, split), want %d", what, len(want), len(got), layers+1)
+		}
+		for p, w := range want {
+			if !slices.Equal(got[p], w) {
+				t.Fatalf("%s: %s %s: loop's %v, unrolled's %v", what, when, p, got[p], w)
+			}
+		}
+	}
+	unrolled.Forward() // creates the weights
+	loop.Forward()
+	compareWeights("initial")
+	seeds := []int64{31, 32}[:runs]
+	for _, h := range []*Harness{unrolled, loop} {
+		if err := nn.Reinitialize(h.Store, in, seeds...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	compareWeights("reinitialised")
 	want, dims := unrolled.Forward()
 	got, _ := loop.Forward()
-	what := fmt.Sprintf("%s, %d runs, dropout %g, train %v", be.Name(), runs, dropout, train)
 	AssertClose(t, "forward ("+what+")", got, want, 1e-12)
 	zeros := 0
 	for _, v := range want {
@@ -76,7 +99,7 @@ func CompareGCN2Loop(t *testing.T, be compute.Backend, runs int, dropout float64
 		t.Fatalf("%s: the output without dropout: the masks are not tested", what)
 	}
 	r := RandMatrix(rng, n, runs*hdim)
-	wantG, gotG := unrolled.Gradients(r, dims), loop.Gradients(r, dims)
+	wantG, gotG := unrolled.Gradients(r, dims), loop.Unstacked(loop.Gradients(r, dims))
 	var paths []string
 	for p := range wantG {
 		paths = append(paths, p)

@@ -122,6 +122,32 @@ func (h *Harness) Gradients(r []float64, dims []int) map[string][]float64 {
 	return res
 }
 
+// Unstacked returns m (values keyed by variable path) with each
+// nn.RunsParamStack variable's values split into the weights it stands
+// for, under their paths (nn.SplitStack).
+func (h *Harness) Unstacked(m map[string][]float64) map[string][]float64 {
+	out := map[string][]float64{}
+	for v := range h.Store.IterVariables() {
+		if x, ok := m[v.Path()]; ok {
+			for p, w := range nn.SplitStack(h.Store, v, x) {
+				out[p] = w
+			}
+		}
+	}
+	return out
+}
+
+// Weights returns the values of every trainable variable, keyed by path.
+func (h *Harness) Weights() map[string][]float64 {
+	out := map[string][]float64{}
+	for v := range h.Store.IterVariables() {
+		if v.Trainable {
+			out[v.Path()] = Float64s(v.MustValue())
+		}
+	}
+	return out
+}
+
 // CheckGradients compares the analytic gradients with central finite
 // differences on every entry of every variable (float64 models).
 func (h *Harness) CheckGradients(rng *rand.Rand, tol float64) {
