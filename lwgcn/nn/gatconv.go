@@ -44,7 +44,11 @@ type GATConfig struct {
 // summed with one ScatterSum: aggregating through the ELL layout instead
 // (sparse.SpMat.MulWeightedRuns with the heads as runs, gathers only)
 // measured no faster on the Go backend (Chameleon 118-125 against 115-117
-// ms per epoch, Squirrel 661 against 658; 2026-11-27).
+// ms per epoch, Squirrel 661 against 658; 2026-11-27), nor with the
+// engine's kernels (Chameleon 90.5 and 85.6 against 79.8 and 102.5, Cora
+// 28.7 and 33.8 against 27.4 and 36.4; one thread, Intel family 6 model
+// 207, 2026-11-29): the gather-sum kernel fuses one weight per slot, not one
+// per head, and the weights' gradient reads the gathered blocks anyway.
 //
 // With R runs each run's heads become R·K heads of one attention layer
 // (scores, segment softmax and aggregation over [E, R·K] once), each run
