@@ -16,6 +16,10 @@ import (
 //	h_l    = ReLU(GCN2Conv(Dropout(h_{l-1}), h0; l))      l = 1..Layers ("conv<l>")
 //	output = log_softmax(Linear(Dropout(h_L)))            ("fc1": Hidden -> C)
 //
+// Where the layers run as one loop (nn.UseGCN2Loop: XLA, from 8 layers)
+// their weights are one variable, "convs/weight" (nn.RunsParamStack: the
+// same values; nn.SplitStack gives "conv<l>/weight" back).
+//
 // Shapes: X N x F, h [N, Hidden], output log-probabilities [N, C] ([N, R·Hidden]
 // and [N, R·C] for R runs, see nn.Runs); Â from "adj/gcn". Alpha and Lambda as in GCN2Conv (0.1 and 0.5 in LW-GCN's
 // settings).
