@@ -15,13 +15,27 @@ const EnvGCN2Loop = "LWGCN_GCN2_LOOP"
 
 // GCN2LoopOn reads EnvGCN2Loop: on when unset; an unknown value is an error
 // naming the variable.
-func GCN2LoopOn() (bool, error) {
-	switch v := strings.ToLower(strings.TrimSpace(os.Getenv(EnvGCN2Loop))); v {
+func GCN2LoopOn() (bool, error) { return onOff(EnvGCN2Loop) }
+
+// onOff reads an on/off switch from the environment variable env: on when
+// unset.
+func onOff(env string) (bool, error) {
+	switch v := strings.ToLower(strings.TrimSpace(os.Getenv(env))); v {
 	case "", "1", "true", "t", "yes", "on", "enabled":
 		return true, nil
 	case "0", "false", "f", "no", "off", "disabled":
 		return false, nil
 	default:
-		return true, fmt.Errorf("%s=%q: want on or off", EnvGCN2Loop, v)
+		return true, fmt.Errorf("%s=%q: want on or off", env, v)
 	}
 }
+
+// EnvHashMasks set to "off" (or "0", "false", "no") draws the dropout masks
+// on backends other than pure Go from the backend's RngBitGenerator (XLA's
+// Philox) instead of nn's counter-based hash, for A/B runs; results record
+// it (results.Provenance.Forms: "rng-masks").
+const EnvHashMasks = "LWGCN_HASH_MASKS"
+
+// HashMasksOn reads EnvHashMasks: on when unset; an unknown value is an
+// error naming the variable.
+func HashMasksOn() (bool, error) { return onOff(EnvHashMasks) }

@@ -42,7 +42,8 @@ func RunsDropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate floa
 // DropoutMask returns a dropout mask of the given float shape, without
 // gradient: 0 where a uniform draw u ∈ [0, 1) has u < rate, 1/(1-rate)
 // elsewhere (0 < rate < 1). It draws from the random state of the run being
-// built (the one RunUniform draws from).
+// built (the one RunUniform draws from): on pure Go from the backend's
+// generator, elsewhere from HashMask (UseHashMasks).
 func DropoutMask(scope *model.Scope, g *Graph, shape shapes.Shape, rate float64) *Node {
 	return drawMask(scope.Store(), g, max(runIndex(scope.Store()), 0), shape, rate)
 }

@@ -16,12 +16,13 @@ import (
 func rngBitGenerator(state *Node, shape shapes.Shape) (newState, values *Node)
 
 // closureUniform is graph.RandomUniform (float32 and float64) built in g
-// with constants of its own, the uniform draw of every dropout mask
-// (maskFromState): GoMLX v0.28.16 caches scalar constants per graph, not
-// per function, so inside a closure (GCNII's While body) RandomUniform's
-// scalars are the main function's nodes, which the body cannot use. The
-// operations and values are RandomUniform's (TestClosureUniform; and
-// TestGCN2ConvLoop compares the loop's masks with the unrolled layers').
+// with constants of its own, the uniform draw of the dropout masks on pure
+// Go (maskFromState; elsewhere HashMask draws them): GoMLX v0.28.16 caches
+// scalar constants per graph, not per function, so inside a closure (GCNII's
+// While body) RandomUniform's scalars are the main function's nodes, which
+// the body cannot use. The operations and values are RandomUniform's
+// (TestClosureUniform; and TestGCN2ConvLoop compares the loop's masks with
+// the unrolled layers').
 func closureUniform(g *Graph, state *Node, shape shapes.Shape) (newState, values *Node) {
 	bits := shape.Clone()
 	switch shape.DType {

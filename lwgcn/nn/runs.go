@@ -237,10 +237,14 @@ func drawMask(store *model.Store, g *Graph, r int, shape shapes.Shape, rate floa
 }
 
 // maskFromState draws one dropout mask of shape from state in g (or a
-// closure of g): 0 where u < rate, 1/(1-rate) elsewhere, without gradient.
+// closure of g): 0 where u < rate, 1/(1-rate) elsewhere, without gradient;
+// on backends other than pure Go from HashMask (UseHashMasks).
 // Its constants are its own (closureUniform's reason), the same ops and
 // values as graph.RandomUniform and cached scalars give.
 func maskFromState(g *Graph, state *Node, shape shapes.Shape, rate float64) (*Node, *Node) {
+	if UseHashMasks(g.Backend().String()) {
+		return HashMask(g, state, shape, rate)
+	}
 	dt := shape.DType
 	next, u := closureUniform(g, state, shape)
 	keep := GreaterOrEqual(u, ConstAsDType(g, dt, rate))

@@ -290,6 +290,13 @@ func TestGCN2ConvLoopOnXLA(t *testing.T) {
 	}
 }
 
+// TestHashMaskOnXLA: the dropout masks XLA draws (nn.HashMask) against
+// their formula on the host.
+func TestHashMaskOnXLA(t *testing.T) {
+	_, xlaB := backends(t)
+	nntest.CompareHashMask(t, xlaB)
+}
+
 // TestModelsForwardAndGradients: every zoo model (the baselines, MLP, GCN,
 // GAT, GCNII) with its Texas hyperparameters, f_C in both variants, and
 // LW-GCN with selection (GCNII and GCN backbones).

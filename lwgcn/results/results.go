@@ -37,9 +37,11 @@ type Provenance struct {
 	// patched engine.
 	Engine  string `json:"engine,omitempty"`
 	Kernels string `json:"kernels,omitempty"`
-	// Forms names a form of the XLA graph that was switched off for the run:
-	// "gcnii-unrolled" when buildinfo.EnvGCN2Loop unrolled GCNII's layers
-	// (absent when every form ran as lwgcn chooses, and on pure Go).
+	// Forms names the forms of the XLA graph switched off for the run, joined
+	// by "+": "gcnii-unrolled" when buildinfo.EnvGCN2Loop unrolled GCNII's
+	// layers, "rng-masks" when buildinfo.EnvHashMasks drew the dropout masks
+	// from the backend's generator (absent when every form ran as lwgcn
+	// chooses, and on pure Go).
 	Forms string `json:"forms,omitempty"`
 	// Date is RFC 3339 (UTC).
 	Date string `json:"date"`
@@ -53,8 +55,15 @@ func NewProvenance(backend string) Provenance {
 		Vector: i.Vector, NumCPU: i.NumCPU, Backend: backend, Date: time.Now().UTC().Format(time.RFC3339)}
 	if backend == "go" {
 		p.Engine, p.Kernels = gokernels.Engine, strings.Join(gokernels.Active(), "+")
-	} else if on, err := buildinfo.GCN2LoopOn(); err == nil && !on {
-		p.Forms = "gcnii-unrolled"
+	} else {
+		var off []string
+		if on, err := buildinfo.GCN2LoopOn(); err == nil && !on {
+			off = append(off, "gcnii-unrolled")
+		}
+		if on, err := buildinfo.HashMasksOn(); err == nil && !on {
+			off = append(off, "rng-masks")
+		}
+		p.Forms = strings.Join(off, "+")
 	}
 	return p
 }

@@ -128,8 +128,8 @@ func TestProvenanceStringVector(t *testing.T) {
 	}
 }
 
-// An XLA run with GCNII's loop switched off records it, and says so in its
-// footer line; pure Go records no forms.
+// An XLA run with GCNII's loop (or the hash masks) switched off records it,
+// and says so in its footer line; pure Go records no forms.
 func TestProvenanceForms(t *testing.T) {
 	if q := NewProvenance("xla:cpu"); q.Forms != "" {
 		t.Errorf("default: forms %q, want none", q.Forms)
@@ -144,5 +144,9 @@ func TestProvenanceForms(t *testing.T) {
 	}
 	if q := NewProvenance("go"); q.Forms != "" {
 		t.Errorf("pure Go: forms %q, want none", q.Forms)
+	}
+	t.Setenv("LWGCN_HASH_MASKS", "off")
+	if q := NewProvenance("xla:cpu"); q.Forms != "gcnii-unrolled+rng-masks" {
+		t.Errorf("both off: forms %q, want gcnii-unrolled+rng-masks", q.Forms)
 	}
 }
