@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -12,13 +13,43 @@ import (
 
 // PyGAnchorMarkdown renders results/bench-pyg.json (`lwgcn pyg-anchor`):
 // GCN, GAT and GCNII epochs on lwgcn against PyTorch Geometric's, whose
-// fastest variant the fused-kernels issue's goal compares with; "" when
-// the file is absent. docs/RESULTS.md and notebook 05 show it.
+// fastest variant the fused-kernels issue's goal compares with; then the
+// same comparison run on other hosts (results/bench-pyg-<host>.json), each
+// a table of its own (timings compare within one run only); "" when
+// bench-pyg.json is absent. docs/RESULTS.md and notebook 05 show it.
 func PyGAnchorMarkdown(dir string) (string, error) {
 	rows, ok, err := readBench(dir, "bench-pyg", results.ReadPyGAnchor)
 	if !ok {
 		return "", err
 	}
+	var b strings.Builder
+	b.WriteString("## Speed: against PyTorch Geometric\n\n")
+	b.WriteString("The same training epochs (forward with dropout, NLL on the training nodes, backward, Adam, an evaluation\n")
+	b.WriteString("forward, the statistics read back) timed by `lwgcn bench-batched -runs 1` (the runs alone, pure-Go backend)\n")
+	b.WriteString("and by PyTorch Geometric on PyTorch (CPU) with ../shared/anchors/pyg, one after the other on one quiet\n")
+	b.WriteString("machine; `lwgcn pyg-anchor` joins the two. PyG runs in four variants (adjacency as\n")
+	b.WriteString("`edge_index` or CSR, features dense or sparse); *PyG fastest* is the fastest of them, the goal's comparison\n")
+	b.WriteString("(lwgcn faster than it at equal threads); *PyG usual* is `edge_index` with dense features, what most PyG code runs.\n")
+	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
+	b.WriteString(pygTable(rows))
+	more, err := filepath.Glob(filepath.Join(dir, "bench-pyg-*.json"))
+	if err != nil {
+		return "", err
+	}
+	slices.Sort(more)
+	for _, path := range more {
+		rows, err := results.ReadPyGAnchor(path)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows))
+	}
+	return b.String(), nil
+}
+
+// pygTable is one bench-pyg file's table, its count of rows where lwgcn
+// is faster and its provenance footer.
+func pygTable(rows []results.PyGAnchor) string {
 	sort.Slice(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
 		if a.Model != b.Model {
@@ -30,14 +61,6 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 		return a.Threads < b.Threads
 	})
 	var b strings.Builder
-	b.WriteString("## Speed: against PyTorch Geometric\n\n")
-	b.WriteString("The same training epochs (forward with dropout, NLL on the training nodes, backward, Adam, an evaluation\n")
-	b.WriteString("forward, the statistics read back) timed by `lwgcn bench-batched -runs 1` (the runs alone, pure-Go backend)\n")
-	b.WriteString("and by PyTorch Geometric on PyTorch (CPU) with ../shared/anchors/pyg, one after the other on one quiet\n")
-	b.WriteString("machine; `lwgcn pyg-anchor` joins the two. PyG runs in four variants (adjacency as\n")
-	b.WriteString("`edge_index` or CSR, features dense or sparse); *PyG fastest* is the fastest of them, the goal's comparison\n")
-	b.WriteString("(lwgcn faster than it at equal threads); *PyG usual* is `edge_index` with dense features, what most PyG code runs.\n")
-	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
 	b.WriteString("| model | dataset | threads | lwgcn ms | PyG fastest ms (variant) | PyG fastest / lwgcn | PyG usual ms | PyG usual / lwgcn | lwgcn faster than PyG's fastest |\n")
 	b.WriteString("|:---|:---|---:|---:|---:|---:|---:|---:|:-:|\n")
 	machines, versions, commits := map[string]bool{}, map[string]bool{}, map[string]bool{}
@@ -60,7 +83,7 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 	fmt.Fprintf(&b, "\nlwgcn faster than PyG's fastest variant in %d of %d rows.\n\n", met, total)
 	fmt.Fprintf(&b, "_lwgcn: commit %s; PyG: %s; machine: %s_\n", strings.Join(sortedKeys(commits), ", "),
 		strings.Join(sortedKeys(versions), ", "), strings.Join(sortedKeys(machines), ", "))
-	return b.String(), nil
+	return b.String()
 }
 
 // orderOf is a dataset's position in Table 2 (others after, by name).

@@ -33,6 +33,30 @@ func TestPyGAnchorSection(t *testing.T) {
 			t.Errorf("section lacks %q:\n%s", want, got)
 		}
 	}
+	// Another host's run: a table of its own after the first, with its
+	// own count and footer.
+	writeJSONFile(t, dir, "bench-pyg-intel.json", []results.PyGAnchor{
+		{Dataset: "squirrel", Model: "gat", Threads: 1, LwgcnMs: 100, Blocks: 3, Commit: "def", Machine: "Intel(R) Xeon(R) Processor (family 6 model 207)",
+			Torch: "2.15.0", PyGVersion: "2.8.1", PyG: []results.PyGVariant{{Adj: "csr", X: "sparse", Ms: 150}}},
+	})
+	got, err = PyGAnchorMarkdown(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Index(got, "in 1 of 2 rows.")
+	other := strings.Index(got, "The same comparison in another run (results/bench-pyg-intel.json; host in its footer):")
+	if first < 0 || other < first {
+		t.Fatalf("the other host's run is not after the first table:\n%s", got)
+	}
+	for _, want := range []string{
+		"| GAT | Squirrel | 1 | 100.00 | 150.00 (csr, sparse features) | 1.50x | – | – | yes |",
+		"lwgcn faster than PyG's fastest variant in 1 of 1 rows.",
+		"_lwgcn: commit def; PyG: torch 2.15.0, PyG 2.8.1; machine: Intel(R) Xeon(R) Processor (family 6 model 207)_",
+	} {
+		if i := strings.Index(got, want); i < other {
+			t.Errorf("the other host's table lacks %q:\n%s", want, got)
+		}
+	}
 	if s, err := PyGAnchorMarkdown(t.TempDir()); s != "" || err != nil {
 		t.Errorf("no file: %q, %v", s, err)
 	}
