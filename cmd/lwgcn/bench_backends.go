@@ -57,8 +57,9 @@ func benchBackends(configs, datasetNames []string, cases []bench.Case, minTime t
 			if err != nil {
 				return err
 			}
-			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs (%d graphs, epoch %d ops%s)\n", name, results.CaseEpoch,
-				row.MsPerEpoch, row.CPUMs, row.CompileSecs, row.Compiles, row.EpochOps, hloSize(row.EpochHLOBytes))
+			fmt.Printf("%-10s %-16s %9.1f ms/epoch (cpu %8.1f)  compile %6.2fs (%d graphs, longest %.2fs, epoch %d ops%s)\n", name,
+				results.CaseEpoch, row.MsPerEpoch, row.CPUMs, row.CompileSecs, row.Compiles, row.LongestCompileSecs, row.EpochOps,
+				hloSize(row.EpochHLOBytes))
 			if err := save(row); err != nil {
 				return err
 			}
@@ -182,6 +183,7 @@ func benchEpochOn(b compute.Backend, info backend.Info, name string, minTime tim
 	}
 	row.CompileSecs, row.MsPerEpoch, row.CPUMs, row.PeakRSS, row.Epochs = t.CompileSecs, t.MsPerEpoch, t.CPUMsPerEpoch, t.PeakRSSBytes, t.Epochs
 	row.Compiles, row.EpochOps, row.EpochHLOBytes = t.Compiles, t.EpochOps, t.EpochHLOBytes
+	row.LongestCompileSecs = t.LongestCompileSecs
 	return row, nil
 }
 

@@ -25,8 +25,9 @@ type EpochTiming struct {
 	// where unavailable.
 	PeakRSSBytes uint64
 	// CompileSecs is the time the main model's epoch graph took to build
-	// and compile (not part of MsPerEpoch).
-	CompileSecs float64
+	// and compile (not part of MsPerEpoch), LongestCompileSecs the longest
+	// of its graphs alone.
+	CompileSecs, LongestCompileSecs float64
 	// Compiles is the number of graphs the main model compiled (its
 	// epoch's executables; train.Trainer.Compiles) and EpochOps the op
 	// count of its epoch graph (train.Trainer.EpochOps), EpochHLOBytes
@@ -78,7 +79,8 @@ func (r *Runner) MeasureEpoch(ctx context.Context, minTime time.Duration) (Epoch
 	wall := time.Since(start)
 	return EpochTiming{Epochs: n, MsPerEpoch: float64(wall.Microseconds()) / 1000 / float64(n),
 		CPUMsPerEpoch: float64((cpuTime() - cpu0).Microseconds()) / 1000 / float64(n), PeakRSSBytes: peakRSS(),
-		CompileSecs: r.main.CompileTime().Seconds(), Compiles: r.main.Compiles(), EpochOps: r.main.EpochOps(),
+		CompileSecs: r.main.CompileTime().Seconds(), LongestCompileSecs: r.main.LongestCompile().Seconds(),
+		Compiles: r.main.Compiles(), EpochOps: r.main.EpochOps(),
 		EpochHLOBytes: r.main.EpochHLOBytes()}, nil
 }
 

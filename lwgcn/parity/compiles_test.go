@@ -3,7 +3,9 @@ package parity
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/gomlx/compute"
 
@@ -73,6 +75,16 @@ func TestCellCompilesOnce(t *testing.T) {
 			}
 			if tr.EpochOps() <= 0 {
 				t.Errorf("GCN: epoch graph op count %d", tr.EpochOps())
+			}
+			// One compile time per graph compiled; the longest is the
+			// largest of them, and they add up to no more than the total.
+			times, sum := tr.GraphCompiles(), time.Duration(0)
+			for _, d := range times {
+				sum += d
+			}
+			if len(times) != tr.Compiles() || sum > tr.CompileTime() || len(times) > 0 && tr.LongestCompile() != slices.Max(times) {
+				t.Errorf("GCN on %s: compile times %v (longest %v, total %v) for %d graphs", b, times, tr.LongestCompile(),
+					tr.CompileTime(), tr.Compiles())
 			}
 			// XLA compiles a StableHLO program (a line of text per op at
 			// least); pure Go compiles none.

@@ -126,13 +126,22 @@ func otherHostBackends(dir string) (string, error) {
 	return b.String(), nil
 }
 
+// longestCompile is a row's longest single-graph compile time, "–" when
+// not recorded.
+func longestCompile(r results.BackendBench) plot.Cell {
+	if r.LongestCompileSecs <= 0 {
+		return plot.Text("–")
+	}
+	return plot.Num(r.LongestCompileSecs, 2)
+}
+
 // compileTable lists, per backend and dataset, what the full LW-GCN epoch
 // compiled: its compile time, the number of graphs compiled (the epoch's
 // executables), the epoch graph's op count and, on XLA, the size of its
 // StableHLO program; "" when no row recorded them (files written before
 // they were).
 func compileTable(rows []results.BackendBench) string {
-	t := plot.NewTable("").Header("dataset", "backend", "threads", "compile s", "graphs", "epoch ops", "StableHLO KiB")
+	t := plot.NewTable("").Header("dataset", "backend", "threads", "compile s", "graphs", "longest graph s", "epoch ops", "StableHLO KiB")
 	n, old := 0, false
 	for _, ds := range speedDatasets {
 		for _, r := range rows {
@@ -141,7 +150,7 @@ func compileTable(rows []results.BackendBench) string {
 			}
 			old = old || r.Compiles == oldEpochGraphs
 			t.Row(plot.Text(experiments.DatasetTitle(ds)), plot.Text(r.Backend), plot.Num(float64(r.Threads()), 0),
-				plot.Num(r.CompileSecs, 2), plot.Num(float64(r.Compiles), 0), plot.Num(float64(r.EpochOps), 0), hloKiB(r))
+				plot.Num(r.CompileSecs, 2), plot.Num(float64(r.Compiles), 0), longestCompile(r), plot.Num(float64(r.EpochOps), 0), hloKiB(r))
 			n++
 		}
 	}
@@ -155,9 +164,10 @@ func compileTable(rows []results.BackendBench) string {
 			"are those of the evaluation graph, not of the training step (xla/README.md compares the two).\n"
 	}
 	return "\nCompilation of the full LW-GCN epoch (main model): compile time, graphs compiled (the epoch's\n" +
-		"executables), the epoch graph's op count (graph nodes before the backend's own fusion, autodiff's\n" +
-		"included) and, on XLA, the size of the StableHLO program it was compiled from (– on pure Go, which\n" +
-		"compiles none, and in rows recorded before it was measured).\n\n" + t.Markdown() + note
+		"executables), the longest of them alone (– in rows recorded before it was), the epoch graph's op\n" +
+		"count (graph nodes before the backend's own fusion, autodiff's included) and, on XLA, the size of the\n" +
+		"StableHLO program it was compiled from (– on pure Go, which compiles none, and in rows recorded\n" +
+		"before it was measured).\n\n" + t.Markdown() + note
 }
 
 // oldEpochGraphs is the number of graphs a full LW-GCN epoch compiled

@@ -26,6 +26,9 @@ type BackendBench struct {
 	// CompileSecs is the time to build and compile the epoch graph,
 	// excluded from MsPerEpoch (the steady-state epoch, after a warm-up).
 	CompileSecs float64 `json:"compile_secs"`
+	// LongestCompileSecs is the longest of those graphs alone (0 in files
+	// written before it was recorded).
+	LongestCompileSecs float64 `json:"longest_compile_secs,omitempty"`
 	// Compiles is the number of graphs compiled for the case (the epoch's
 	// executables) and EpochOps the op count of its epoch graph (graph
 	// nodes, autodiff's included); 0 where not recorded (the layer cases,

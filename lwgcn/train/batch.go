@@ -157,6 +157,7 @@ func (t *Trainer) compile(in *nn.Inputs) error {
 		name += fmt.Sprintf(" for %d runs", t.runs)
 	}
 	for i, exec := range t.step.phases {
+		one := time.Now()
 		if _, err := exec.Compile(in.Shapes()...); err != nil {
 			if len(t.step.phases) > 1 {
 				return fmt.Errorf("train: compiling %s, phase %d: %w", name, i+1, err)
@@ -167,12 +168,15 @@ func (t *Trainer) compile(in *nn.Inputs) error {
 			return fmt.Errorf("train: %s: phase %d reports extras %v, phase 1 %v: phases must report the same",
 				t.model.Name(), i+1, t.step.extras[i], t.step.extras[0])
 		}
+		t.graphCompiles = append(t.graphCompiles, time.Since(one))
 	}
 	if t.step.eval != nil {
 		want := slices.Clone(t.step.extras[0])
+		one := time.Now()
 		if _, err := t.step.eval.Compile(in.Shapes()...); err != nil {
 			return fmt.Errorf("train: compiling the evaluation pass of %s: %w", name, err)
 		}
+		t.graphCompiles = append(t.graphCompiles, time.Since(one))
 		if !slices.Equal(t.step.extras[0], want) {
 			return fmt.Errorf("train: %s: the evaluation pass reports extras %v, the epoch %v: they must report the same",
 				t.model.Name(), t.step.extras[0], want)

@@ -221,7 +221,9 @@ func (t *Trainer) call(exec *model.Exec, args []any, epoch int) (*output, error)
 	if t.compiles != compiles {
 		// This batch's inputs changed shape: the call compiled a graph
 		// (counted with it: the call's time is mostly compiling).
-		t.compileTime += time.Since(start)
+		d := time.Since(start)
+		t.compileTime += d
+		t.graphCompiles = append(t.graphCompiles, d)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("train: epoch %d: %w", epoch, err)

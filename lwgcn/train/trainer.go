@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -107,6 +108,9 @@ type Trainer struct {
 	runs        int // R, fixed at the first batch
 	compiled    bool
 	compileTime time.Duration
+	// graphCompiles are the compile times of the executables one by one
+	// (a call that compiled counts as one, see call).
+	graphCompiles []time.Duration
 	// compiles counts the epoch graphs built (each is compiled once): the
 	// step's executables at the first batch, plus one whenever a batch's
 	// inputs change shape. epochOps is the op count of the last epoch
@@ -238,6 +242,18 @@ func (t *Trainer) Inputs() *nn.Inputs { return t.base }
 
 // CompileTime is the time the epoch graph took to build and compile.
 func (t *Trainer) CompileTime() time.Duration { return t.compileTime }
+
+// GraphCompiles are the times each executable took to build and compile
+// so far, in order (CompileTime is about their sum).
+func (t *Trainer) GraphCompiles() []time.Duration { return slices.Clone(t.graphCompiles) }
+
+// LongestCompile is the longest of GraphCompiles (0 before any).
+func (t *Trainer) LongestCompile() time.Duration {
+	if len(t.graphCompiles) == 0 {
+		return 0
+	}
+	return slices.Max(t.graphCompiles)
+}
 
 // Compiles is the number of epoch graphs built and compiled so far: one
 // per executable of the step (the phases, and with the evaluation lag the
