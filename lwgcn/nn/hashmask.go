@@ -23,15 +23,15 @@ func UseHashMasks(backendName string) bool {
 }
 
 // HashMask draws a dropout mask of shape (0 where dropped, 1/(1-rate)
-// elsewhere, no gradient) from the random state (GoMLX's three uint64
-// words) and returns the state after it with the mask: maskFromState on
-// backends other than pure Go (UseHashMasks), from a counter-based hash of the state instead of the backend's
-// RngBitGenerator (XLA CPU expands its Philox draws at about 13 ns a value:
-// 141 ms of Cora's ~490 per LW-GCN epoch; with the hash the epoch was 14 %
-// shorter, xla/README.md). The backends' masks differ either way (pure Go
-// has its own generator); on one backend a run stays reproducible. With key
-// k = state[0] and counter c = state[1] (GoMLX's state of three words),
-// value i's bits are
+// elsewhere, no gradient) from the random state (GoMLX's three uint64 words)
+// and returns the state after it with the mask: maskFromState on backends
+// other than pure Go (UseHashMasks), from a counter-based hash of the state
+// instead of the backend's RngBitGenerator (XLA CPU expands its Philox draws
+// at about 13 ns a value: 141 ms of Cora's ~490 per LW-GCN epoch; with the
+// hash the epoch was 14 % shorter, xla/README.md). The backends' masks
+// differ either way (pure Go has its own generator); on one backend a run
+// stays reproducible. With key k = state[0] and counter c = state[1]
+// (GoMLX's state of three words), value i's bits are
 //
 //	h_i = fmix32(fmix32(lo(c+i)·0x9E3779B9 ⊕ lo(k)) ⊕ hi(c+i) ⊕ hi(k))
 //
