@@ -103,27 +103,18 @@ func backendsSection(dir string) (string, error) {
 // are compared within one run only, and without PyTorch's columns, which
 // were measured beside the main table's host.
 func otherHostBackends(dir string) (string, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "bench-backends-*.json"))
-	if err != nil {
-		return "", err
-	}
-	slices.Sort(paths)
-	var b strings.Builder
-	for _, path := range paths {
-		rows, err := results.ReadBackendBench(path)
-		if err != nil {
-			return "", err
-		}
+	return otherHostFiles(dir, "bench-backends", results.ReadBackendBench, func(path string, rows []results.BackendBench) (string, error) {
 		if len(rows) == 0 {
-			continue
+			return "", nil
 		}
+		var b strings.Builder
 		fmt.Fprintf(&b, "\nThe same cases in another run (results/%s; its host in the footer; no PyTorch columns,\n", filepath.Base(path))
 		b.WriteString("which were measured on the host above):\n\n")
 		b.WriteString(backendShareNote(rows, false) + "\n\n")
 		b.WriteString(figures.BackendSpeedTable("", rows, nil, experiments.DatasetTitle, speedDatasets).Markdown())
 		b.WriteString(compileTable(rows))
-	}
-	return b.String(), nil
+		return b.String(), nil
+	})
 }
 
 // longestCompile is a row's longest single-graph compile time, "–" when

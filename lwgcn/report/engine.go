@@ -44,24 +44,15 @@ func engineSection(dir string) (string, error) {
 		return "", err
 	}
 	b.WriteString(table)
-	// The same A/B run on other hosts (results/bench-engine-<host>.json),
-	// each a table of its own: timings are compared within one run only.
-	more, err := filepath.Glob(filepath.Join(dir, "bench-engine-*.json"))
+	// The same A/B run on other hosts (results/bench-engine-<host>.json).
+	more, err := otherHostFiles(dir, "bench-engine", results.ReadEngineBench, func(path string, rows []results.EngineBench) (string, error) {
+		table, err := engineTable(path, rows)
+		return fmt.Sprintf("\nThe same A/B in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), table), err
+	})
 	if err != nil {
 		return "", err
 	}
-	slices.Sort(more)
-	for _, path := range more {
-		rows, err := results.ReadEngineBench(path)
-		if err != nil {
-			return "", err
-		}
-		table, err := engineTable(path, rows)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "\nThe same A/B in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), table)
-	}
+	b.WriteString(more)
 	return b.String(), nil
 }
 

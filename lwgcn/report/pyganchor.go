@@ -32,18 +32,13 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 	b.WriteString("(lwgcn faster than it at equal threads); *PyG usual* is `edge_index` with dense features, what most PyG code runs.\n")
 	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
 	b.WriteString(pygTable(rows))
-	more, err := filepath.Glob(filepath.Join(dir, "bench-pyg-*.json"))
+	more, err := otherHostFiles(dir, "bench-pyg", results.ReadPyGAnchor, func(path string, rows []results.PyGAnchor) (string, error) {
+		return fmt.Sprintf("\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows)), nil
+	})
 	if err != nil {
 		return "", err
 	}
-	slices.Sort(more)
-	for _, path := range more {
-		rows, err := results.ReadPyGAnchor(path)
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows))
-	}
+	b.WriteString(more)
 	return b.String(), nil
 }
 
