@@ -44,16 +44,16 @@ func UseGCN2Loop(backendName string, layers int) bool {
 //
 //	h_l = ReLU(GCN2Conv(Dropout(h_{l-1}), h0; l))      l = 1..layers, h_0 = h0
 //
-// with the unrolled stack's weights ("conv<l>/weight", same initial
-// values) held as one variable, "convs/weight" (RunsParamStack: one Adam
-// update instead of one per layer, 131 of Cora's 192 XLA kernels before),
-// and its dropout masks: each layer's is drawn in the loop
-// body from the runs' random states, carried through the loop (one [N, H]
-// draw per layer in the layers' order, the unrolled stack's stream: one
-// draw of [layers, N, H] would be another), and kept for the backward loop.
+// with the unrolled stack's weights ("conv<l>/weight", same initial values)
+// held as one variable, "convs/weight" (RunsParamStack: one Adam update
+// instead of one per layer, which were 131 of GCNII-64's 192 XLA kernels),
+// and its dropout masks: each layer's is drawn in the loop body from the
+// runs' random states, carried through the loop (one [N, H] draw per layer
+// in the layers' order, the unrolled stack's stream: one draw of [layers, N,
+// H] would be another), and kept for the backward loop.
 // Drawn before the loop instead, XLA compiled one random-number expansion
 // per layer. Shapes: h0, alphaH0 = alpha·h0 [N, H], adj Â N x N, result
-// h_layers [N, H]; with R runs (nn.Runs) [N, R·H], the weights [R, H, H]
+// h_layers [N, H]; with R runs (nn.Runs) [N, R·H], each layer's weights [R, H, H]
 // (held transposed, as GCN2Conv's) and each run's products batched.
 //
 // XLA has no gradient of a While loop, so the training pass writes its own:
