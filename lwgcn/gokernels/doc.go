@@ -42,6 +42,13 @@
 //     8 x 32 tiles (an assembly loop, weightgrad_amd64.s), in the backend's
 //     own order (fused multiply-adds in row order, panels of 192 rows); on
 //     AVX-512 hosts, for the products the backend's large kernel would run.
+//   - smalldot: the float32 products the backend's small AVX-512 kernel
+//     runs (4 x 4 tiles of dot products along the contracting axis, 4 x 16
+//     tiles along the columns, scalar loops for what the tiles leave over)
+//     computed 16 output columns at a time (assembly, smalldot_amd64.s),
+//     each value with that kernel's operations in its order; where that
+//     kernel is faster (few rows of a transposed operand, long dot products
+//     into fewer than 16 columns) the product stays with it.
 //   - dropoutmask: nn.DropoutMask's chain (RandomUniform's conversion of
 //     the bits, scale, Abs and Min, the comparison with the rate and the
 //     Where) in one pass over the bits.

@@ -27,3 +27,11 @@ var (
 	WeightGradsRun   = &weightGradsRun
 	HaveWeightGrad   = haveWeightGrad
 )
+
+// Test hooks of the smalldot kernel.
+var (
+	SmallDotKernel = smallDotK
+	FusedSmallDots = &fusedSmallDots
+	SmallDotsRun   = &smallDotsRun
+	HaveSmallDot   = haveSmallDot
+)

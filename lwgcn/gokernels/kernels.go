@@ -31,10 +31,11 @@ var (
 	transposeK   = newKernel("transpose", "2-D transposes of 4-byte values as a blocked copy (the backend's generic one cost more than the product it feeds)")
 	dropoutMaskK = newKernel("dropoutmask", "a dropout mask from the random bits in one pass (RandomUniform's five ops and the Where)")
 	weightGradK  = newKernel("weightgrad", "a weight gradient xᵀ·dy read straight from x and dy (no transposes of both, no packing), in compute's AVX-512 product's order")
+	smallDotK    = newKernel("smalldot", "compute's small AVX-512 float32 products (its 4x4 tiles of dot products, the scalar loops for the rows and columns they leave) vectorised along the output's columns, in its order")
 )
 
 // Kernels lists every kernel, in a fixed order.
-var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK, weightGradK}
+var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK, weightGradK, smallDotK}
 
 func newKernel(name, what string) *Kernel {
 	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}

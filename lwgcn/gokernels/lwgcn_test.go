@@ -93,12 +93,12 @@ func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
 			counts := func() map[string]int64 {
 				return map[string]int64{"gathersum": gokernels.FusedGatherSums.Load(), "rowgather": gokernels.MarkedRowGathers.Load(), "rowscatter": gokernels.MarkedRowScatters.Load(),
 					"dropoutmask": gokernels.FusedDropoutMasks.Load(), "ellproduct": gokernels.FusedELLProducts.Load(), "adam": gokernels.FusedAdam.Load(), "transpose": gokernels.TransposesRun.Load(),
-					"weightgrad": gokernels.WeightGradsRun.Load()}
+					"weightgrad": gokernels.WeightGradsRun.Load(), "smalldot": gokernels.SmallDotsRun.Load()}
 			}
 			before := counts()
 			histOn, lpOn := lwgcnRun(t, tc.dataset, tc.epochs, true)
 			for k, v := range counts() {
-				if k == "weightgrad" && !gokernels.HaveWeightGrad {
+				if (k == "weightgrad" && !gokernels.HaveWeightGrad) || (k == "smalldot" && !gokernels.HaveSmallDot) {
 					continue // AVX-512 only
 				}
 				if v == before[k] {

@@ -9,11 +9,12 @@ import (
 
 // Counts of rewritten nodes since the program started (tests check that a
 // kernel took effect).
-var fusedGatherSums, markedRowGathers, markedRowScatters, fusedDropoutMasks, fusedELLProducts, fusedAdam, fusedWeightGrads atomic.Int64
+var fusedGatherSums, markedRowGathers, markedRowScatters, fusedDropoutMasks, fusedELLProducts, fusedAdam, fusedWeightGrads, fusedSmallDots atomic.Int64
 
 // transposesRun counts the transposes the transpose kernel ran,
-// weightGradsRun the products the weightgrad kernel ran.
-var transposesRun, weightGradsRun atomic.Int64
+// weightGradsRun and smallDotsRun the products the weightgrad and smalldot
+// kernels ran.
+var transposesRun, weightGradsRun, smallDotsRun atomic.Int64
 
 // transformPriority runs lwgcn's transformation after the backend's own
 // passes (ImplicitBroadcastFusion is 100), so that it sees broadcasts
@@ -51,6 +52,9 @@ func (transformation) Apply(b *gb.Builder) (dagModified bool, err error) {
 	}
 	if weightGradK.On() {
 		fuseWeightGrads(b)
+	}
+	if smallDotK.On() {
+		fuseSmallDots(b)
 	}
 	if afterTransform != nil {
 		afterTransform(b)
