@@ -22,8 +22,15 @@ const avx512Implementation = "simd:avx512"
 //   - dot products of 16 values or more (compute's 4 x 4 tiles reduce
 //     them in full vectors along k) with fewer than 16 columns, whose
 //     vectors the kernel fills only in part (n=5, k=64: 0.28 against 0.17
-//     ms; n=5, k=2,277: 0.37 against 0.16).
-const smallDotMinRows = 16
+//     ms; n=5, k=2,277: 0.37 against 0.16), or of smallDotMaxTreeK values
+//     or more, where compute's tiles, reading each of rhs's values once per
+//     4 rows, win over the kernel's 16 lanes per row (m=183, n=128: k=32
+//     0.075 against 0.098 ms, k=48 0.10 against 0.11, k=96 0.16 against
+//     0.15).
+const (
+	smallDotMinRows  = 16
+	smallDotMaxTreeK = 64
+)
 
 // smallDotData is a DotGeneral rewritten by fuseSmallDots.
 type smallDotData struct{ gb.DotParams }
@@ -52,7 +59,7 @@ func matchSmallDot(n *gb.Node, _ map[*gb.Node]int) (*smallDotData, []*gb.Node, b
 	if p.Transposed && p.LHSCross < smallDotMinRows {
 		return nil, nil, false
 	}
-	if smallDotMode(p) == smallDotTiles4x4 && p.Contracting >= 16 && p.RHSCross < 16 {
+	if smallDotMode(p) == smallDotTiles4x4 && p.Contracting >= 16 && (p.RHSCross < 16 || p.Contracting >= smallDotMaxTreeK) {
 		return nil, nil, false
 	}
 	return &smallDotData{p}, n.Inputs, true
@@ -104,23 +111,26 @@ func execSmallDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []b
 	mode := smallDotMode(p)
 	// cols [k, np] per batch item: rhs [k, n], or rhs [n, k] transposed,
 	// with its rows padded to whole vectors (np), so that every load is a
-	// whole vector.
+	// whole vector; rhs itself when it is already that.
 	vl := smallDotWidth()
 	np := (n + vl - 1) / vl * vl
 	per := k * np
-	cols := make([]float32, p.Batch*per)
-	var tmp []float32
-	if p.Transposed {
-		tmp = make([]float32, n*k)
-	}
-	for b := range p.Batch {
-		cb, rb := cols[b*per:], rhs[b*n*k:(b+1)*n*k]
+	cols := rhs
+	if p.Transposed || np != n {
+		cols = make([]float32, p.Batch*per)
+		var tmp []float32
 		if p.Transposed {
-			transpose2D32(tmp, rb, n, k)
-			rb = tmp
+			tmp = make([]float32, n*k)
 		}
-		for kk := range k {
-			copy(cb[kk*np:kk*np+n], rb[kk*n:(kk+1)*n])
+		for b := range p.Batch {
+			cb, rb := cols[b*per:], rhs[b*n*k:(b+1)*n*k]
+			if p.Transposed {
+				transpose2D32(tmp, rb, n, k)
+				rb = tmp
+			}
+			for kk := range k {
+				copy(cb[kk*np:kk*np+n], rb[kk*n:(kk+1)*n])
+			}
 		}
 	}
 	blocks := (m + smallDotBlockRows - 1) / smallDotBlockRows

@@ -18,6 +18,9 @@ var haveSmallDot = archsimd.X86.AVX512()
 func smallDotChain4(l *float32, ls uintptr, cols *float32, cs uintptr, k int, out *float32, os uintptr, mask uint16, fused bool)
 
 //go:noescape
+func smallDotFused4x64(l *float32, ls uintptr, cols *float32, cs uintptr, k int, out *float32, os uintptr)
+
+//go:noescape
 func smallDotUnfused1(l *float32, cols *float32, cs uintptr, k int, out *float32, mask uint16)
 
 //go:noescape
@@ -52,7 +55,13 @@ func smallDotRows(mode smallDotOrder, out, l, cols []float32, m, n, np, k, r0, r
 	chain := mode == smallDotTiles4x16 || k < 16
 	r := r0
 	for ; r < m4; r += 4 {
-		for c := 0; c < nt; c += 16 {
+		c := 0
+		if chain {
+			for ; c+64 <= nt; c += 64 {
+				smallDotFused4x64(&l[r*k], ls, &cols[c], cs, k, &out[r*n+c], os)
+			}
+		}
+		for ; c < nt; c += 16 {
 			mask := colsMask(min(16, nt-c))
 			if chain {
 				smallDotChain4(&l[r*k], ls, &cols[c], cs, k, &out[r*n+c], os, mask, true)
