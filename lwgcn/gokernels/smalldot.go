@@ -1,6 +1,8 @@
 package gokernels
 
 import (
+	"sync"
+
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	gb "github.com/gomlx/compute/gobackend"
@@ -14,23 +16,40 @@ func init() {
 // fewer than largeProductFlops multiply-adds) the smalldot kernel repeats.
 const avx512Implementation = "simd:avx512"
 
-// Where compute's own small kernel is faster (BenchmarkSmallDot, one
-// thread, Intel Xeon family 6 model 207), the product stays with it:
-//   - rhs [n, k] with fewer than smallDotMinRows rows: the kernel would
-//     transpose rhs (n·k values) for few rows of products (m=5, n=64,
-//     k=2,277: 0.47 ms against the backend's 0.15);
-//   - dot products of 16 values or more (compute's 4 x 4 tiles reduce
-//     them in full vectors along k) with fewer than 16 columns, whose
-//     vectors the kernel fills only in part (n=5, k=64: 0.28 against 0.17
-//     ms; n=5, k=2,277: 0.37 against 0.16), or of smallDotMaxTreeK values
-//     or more, where compute's tiles, reading each of rhs's values once per
-//     4 rows, win over the kernel's 16 lanes per row (m=183, n=128: k=32
-//     0.075 against 0.098 ms, k=48 0.10 against 0.11, k=96 0.16 against
-//     0.15).
-const (
-	smallDotMinRows  = 16
-	smallDotMaxTreeK = 64
-)
+// smallDotMaxTreeK: dot products of this many values or more (with 4 x 4
+// tiles) are left to compute's own kernel unless its scalar loop has a
+// third of the rows (smallDotPays).
+const smallDotMaxTreeK = 64
+
+// smallDotPays reports whether the kernel beats compute's own small kernel
+// on the product (BenchmarkSmallDot, one thread, Intel Xeon family 6 model
+// 207, ms per product, compute / kernel, the graph call included):
+//   - rhs [k, n] with n >= 16 (4 x 16 tiles): always (m=183, n=128, k=128
+//     0.141 / 0.081; m=128, n=128, k=183 0.068 / 0.070; n=25: 3x);
+//   - dot products shorter than 16 values: always (no lanes to reduce:
+//     compute computes them with scalar fused multiply-adds in 4 x 4 tiles;
+//     m=2277, n=64, k=5 0.75 / 0.29);
+//   - longer ones into fewer than 16 columns: never (the kernel's vectors,
+//     16 columns each, would be filled only in part; n=5, k=64 0.17 /
+//     0.28);
+//   - 16 to 63 values: yes (m=183, n=128: k=32 0.098 / 0.075, k=48 0.11 /
+//     0.10);
+//   - 64 values or more: compute's tiles, reading rhs once per 4 rows, win
+//     (k=96 0.15 / 0.16; k=128 0.17 / 0.28) unless its scalar loop has a
+//     third of the rows or more (m % 4 of m; m=7, n=64, k=2,708 0.44 /
+//     0.19; m=5, n=64, k=5,201 0.31 / 0.38).
+func smallDotPays(p gb.DotParams) bool {
+	m, n, k := p.LHSCross, p.RHSCross, p.Contracting
+	switch {
+	case smallDotMode(p) == smallDotTiles4x16 || k < 16:
+		return true
+	case n < 16:
+		return false
+	case k < smallDotMaxTreeK:
+		return true
+	}
+	return 3*(m%4) >= m
+}
 
 // smallDotData is a DotGeneral rewritten by fuseSmallDots.
 type smallDotData struct{ gb.DotParams }
@@ -56,10 +75,7 @@ func matchSmallDot(n *gb.Node, _ map[*gb.Node]int) (*smallDotData, []*gb.Node, b
 		p.Batch*p.LHSCross*p.RHSCross*p.Contracting >= largeProductFlops {
 		return nil, nil, false
 	}
-	if p.Transposed && p.LHSCross < smallDotMinRows {
-		return nil, nil, false
-	}
-	if smallDotMode(p) == smallDotTiles4x4 && p.Contracting >= 16 && (p.RHSCross < 16 || p.Contracting >= smallDotMaxTreeK) {
+	if !smallDotPays(p) {
 		return nil, nil, false
 	}
 	return &smallDotData{p}, n.Inputs, true
@@ -117,19 +133,24 @@ func execSmallDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []b
 	per := k * np
 	cols := rhs
 	if p.Transposed || np != n {
-		cols = make([]float32, p.Batch*per)
-		var tmp []float32
-		if p.Transposed {
-			tmp = make([]float32, n*k)
-		}
+		buf := smallDotScratch.Get().(*[]float32)
+		defer smallDotScratch.Put(buf)
+		cols = grown(buf, p.Batch*per+n*k)
+		tmp := cols[p.Batch*per:]
+		cols = cols[:p.Batch*per]
 		for b := range p.Batch {
-			cb, rb := cols[b*per:], rhs[b*n*k:(b+1)*n*k]
+			cb, rb := cols[b*per:(b+1)*per], rhs[b*n*k:(b+1)*n*k]
+			if p.Transposed && np == n {
+				transpose2D32(cb, rb, n, k)
+				continue
+			}
 			if p.Transposed {
 				transpose2D32(tmp, rb, n, k)
 				rb = tmp
 			}
 			for kk := range k {
 				copy(cb[kk*np:kk*np+n], rb[kk*n:(kk+1)*n])
+				clear(cb[kk*np+n : (kk+1)*np])
 			}
 		}
 	}
@@ -141,4 +162,18 @@ func execSmallDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []b
 		smallDotRows(mode, o[b*m*n:(b+1)*m*n], lhs[b*m*k:(b+1)*m*k], cols[b*per:(b+1)*per], m, n, np, k, r0, r1)
 	})
 	return out, nil
+}
+
+// smallDotScratch holds the kernel's column buffers between products (a
+// fresh one per product was garbage of up to n·k values per call).
+var smallDotScratch = sync.Pool{New: func() any { return new([]float32) }}
+
+// grown returns (*buf)[:n], growing *buf when it is shorter (the values
+// are left as they were).
+func grown(buf *[]float32, n int) []float32 {
+	if cap(*buf) < n {
+		*buf = make([]float32, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }
