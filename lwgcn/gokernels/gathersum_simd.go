@@ -8,13 +8,13 @@ import "simd"
 // registers while it sums over k (4 x 16 floats with AVX-512).
 const blockVectors = 4
 
-// sumRowF32 is sumRowGeneric for float32 with the simd package's vectors:
+// sumRowF32Vec is sumRowGeneric for float32 with the simd package's vectors:
 // the row is summed in blocks of up to blockVectors vectors held in
 // registers across k, so that o is written once. Each value's operations
 // are sumRowGeneric's (Mul then Add in k order, never a fused
 // multiply-add): the result is bit-identical. srcs is scratch of at least
 // d.k rows.
-func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData, n int, zero []float32, srcs [][]float32) {
+func sumRowF32Vec(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData, n int, zero []float32, srcs [][]float32) {
 	k, r, h := d.k, d.r, d.h
 	vl := simd.BroadcastFloat32s(0).Len()
 	srcs = srcs[:k]

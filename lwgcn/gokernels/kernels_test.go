@@ -138,6 +138,13 @@ func TestRowGatherSameAsBackend(t *testing.T) {
 	}
 }
 
+// rowsChunk is ellChunk without the zero row.
+func rowsChunk(x, idx, w *Node, k, r int) *Node {
+	h := x.Shape().Dimensions[1]
+	blk := Mul(Gather(x, idx, false), w)
+	return Reshape(ReduceSum(Reshape(blk, k, r*h), 0), r, h)
+}
+
 // ellChunk is nn/sparse's ELL chunk product: the operand with a zero row
 // appended, Gather [K, r, H], an optional weight per slot, the sum over K.
 func ellChunk(x, idx, w *Node, k, r int) *Node {
@@ -180,7 +187,7 @@ func TestGatherSumByHand(t *testing.T) {
 func TestGatherSumSameAsBackend(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, tc := range []struct{ n, h, k, r int }{
-		{5, 1, 3, 4}, {40, 7, 2, 9}, {40, 16, 5, 11}, {100, 37, 8, 30}, {500, 256, 4, 64}, {20, 64, 1, 7},
+		{5, 1, 3, 4}, {40, 7, 2, 9}, {40, 16, 5, 11}, {100, 37, 8, 30}, {500, 256, 4, 64}, {20, 64, 1, 7}, {30, 50, 3, 12},
 	} {
 		t.Run(fmt.Sprint(tc), func(t *testing.T) {
 			idx := make([]int32, tc.k*tc.r)
@@ -188,6 +195,16 @@ func TestGatherSumSameAsBackend(t *testing.T) {
 				idx[i] = int32(rng.IntN(tc.n + 1)) // tc.n: the zero row
 			}
 			idx[0] = int32(tc.n + 3) // clamped
+			// Without the zero row: indices past either end clamp to x's
+			// first and last rows.
+			rowIdx := make([]int32, tc.k*tc.r)
+			for i := range rowIdx {
+				rowIdx[i] = int32(rng.IntN(tc.n))
+			}
+			rowIdx[0] = int32(tc.n + 3)
+			if len(rowIdx) > 1 {
+				rowIdx[1] = -2
+			}
 			// One index tensor per product (see TestGatherSumByHand).
 			inputs := []*tensors.Tensor{
 				tensors.FromFlatDataAndDimensions(randF32(rng, tc.n*tc.h), tc.n, tc.h),
@@ -195,17 +212,18 @@ func TestGatherSumSameAsBackend(t *testing.T) {
 				tensors.FromFlatDataAndDimensions(idx, tc.k, tc.r, 1),
 				tensors.FromFlatDataAndDimensions(idx, tc.k, tc.r, 1),
 				tensors.FromFlatDataAndDimensions(idx, tc.k, tc.r, 1),
+				tensors.FromFlatDataAndDimensions(rowIdx, tc.k, tc.r, 1),
 			}
 			before := gokernels.FusedGatherSums.Load()
 			sameWithAndWithout(t, gokernels.GatherSumKernel, inputs, func(in []*Node) []*Node {
 				x64, w64 := ConvertDType(in[0], dtypes.Float64), ConvertDType(in[1], dtypes.Float64)
 				return []*Node{
 					ellChunk(in[0], in[2], nil, tc.k, tc.r), ellChunk(in[0], in[3], in[1], tc.k, tc.r),
-					ellChunk(x64, in[4], w64, tc.k, tc.r),
+					ellChunk(x64, in[4], w64, tc.k, tc.r), rowsChunk(in[0], in[5], in[1], tc.k, tc.r),
 				}
 			})
-			if n := gokernels.FusedGatherSums.Load() - before; n != 3 {
-				t.Errorf("%d chunks fused, want 3", n)
+			if n := gokernels.FusedGatherSums.Load() - before; n != 4 {
+				t.Errorf("%d chunks fused, want 4", n)
 			}
 		})
 	}
