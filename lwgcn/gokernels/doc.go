@@ -21,7 +21,8 @@
 //   - gathersum: the sparse products' gather-and-sum (nn/sparse's ELL
 //     chunks: Gather [K, r, H], an optional per-slot weight, ReduceSum over
 //     K) in one pass that never writes the [K, r, H] block, reading the
-//     operand's appended zero row in place.
+//     operand's appended zero row in place; a row's 64 columns per pass
+//     over its slots in assembly on AVX-512 hosts (gathersum_amd64.s).
 //   - rng: the random bits of RNGBitGenerator written 8 bytes per draw (the
 //     backend writes one byte per loop iteration), in 4 interleaved chains
 //     and, for large outputs, in parts on idle workers, each from the PCG's
