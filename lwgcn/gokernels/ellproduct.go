@@ -210,7 +210,7 @@ func sumPart(p *gb.Node, u map[*gb.Node]int) (*gatherSumData, []*gb.Node, bool) 
 		return nil, nil, false
 	}
 	x := s.Inputs[0]
-	d := &gatherSumData{k: 1, r: r, h: h, zeroRow: -1, weighted: w != nil}
+	d := newGatherSumData(1, r, h, w != nil)
 	if base, ok := zeroPadded(x); ok {
 		x, d.zeroRow = base, base.Shape.Dimensions[0]
 	}

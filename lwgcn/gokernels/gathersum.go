@@ -22,6 +22,23 @@ type gatherSumData struct {
 	k, r, h  int
 	zeroRow  int // -1: none
 	weighted bool
+	// masks: per 64 columns of a row, 16 bits per vector of 16 for the
+	// columns inside the row (the assembly's masked loads and stores).
+	masks []uint64
+}
+
+// newGatherSumData describes a chunk of k slots, r rows and h columns.
+func newGatherSumData(k, r, h int, weighted bool) *gatherSumData {
+	d := &gatherSumData{k: k, r: r, h: h, zeroRow: -1, weighted: weighted}
+	for c := 0; c < h; c += 64 {
+		var m uint64
+		for v := range 4 {
+			lanes := min(max(h-c-16*v, 0), 16)
+			m |= uint64(1<<lanes-1) << (16 * v)
+		}
+		d.masks = append(d.masks, m)
+	}
+	return d
 }
 
 // fuseGatherSums rewrites every ReduceSum(Reshape([Mul](Gather(x, idx), w)),
@@ -66,7 +83,7 @@ func matchGatherSum(s *gb.Node, u map[*gb.Node]int) (*gatherSumData, []*gb.Node,
 		return nil, nil, false
 	}
 	x, idx := g.Inputs[0], g.Inputs[1]
-	d := &gatherSumData{k: k, r: r, h: h, zeroRow: -1, weighted: w != nil}
+	d := newGatherSumData(k, r, h, w != nil)
 	if base, ok := zeroPadded(x); ok {
 		x, d.zeroRow = base, base.Shape.Dimensions[0]
 	}

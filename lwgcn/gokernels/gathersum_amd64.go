@@ -19,7 +19,7 @@ func gatherSumChunk(o *float32, x *float32, rowBytes uintptr, idx *int32, stride
 // (with the simd package, building the slots' row slices cost as much as
 // the sums), else with the simd package (sumRowF32Vec).
 func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData, n int, zero []float32, srcs [][]float32) {
-	if !haveGatherSumAsm || n == 0 {
+	if !haveGatherSumAsm || n == 0 || d.k == 0 {
 		sumRowF32Vec(o, x, idx, w, j, d, n, zero, srcs)
 		return
 	}
@@ -35,12 +35,8 @@ func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData
 		_ = w[(k-1)*r+j]
 		wp = &w[j]
 	}
-	for c := 0; c < h; c += 64 {
-		var masks uint64
-		for v := range 4 {
-			lanes := min(max(h-c-16*v, 0), 16)
-			masks |= uint64(1<<lanes-1) << (16 * v)
-		}
+	for i, masks := range d.masks {
+		c := 64 * i
 		gatherSumChunk(&o[c], &x[c], uintptr(4*h), &idx[j], uintptr(4*r), k, wp, rows, d.zeroRow, &zero[c], masks)
 	}
 }
