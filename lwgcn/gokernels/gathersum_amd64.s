@@ -2,6 +2,44 @@
 
 #include "textflag.h"
 
+// SLOT_ROW points CX at the next slot's row: its index (idx at R9, which
+// advances R10 bytes) clamped to [0, R12] (rows - 1), the row at SI plus
+// index times R8 bytes, or R14 (zero) when the index is R13 (zeroRow).
+#define SLOT_ROW \
+	MOVLQSX (R9), AX \
+	ADDQ R10, R9 \
+	XORL DX, DX \
+	TESTQ AX, AX \
+	CMOVQLT DX, AX \
+	CMPQ AX, R12 \
+	CMOVQGT R12, AX \
+	MOVQ AX, CX \
+	IMULQ R8, CX \
+	ADDQ SI, CX \
+	CMPQ AX, R13 \
+	CMOVQEQ R14, CX
+
+// LOAD_ROW loads the row at CX's 4 vectors under the masks K1-K4.
+#define LOAD_ROW(a, b, c, d) \
+	VMOVUPS.Z 0(CX), K1, a \
+	VMOVUPS.Z 64(CX), K2, b \
+	VMOVUPS.Z 128(CX), K3, c \
+	VMOVUPS.Z 192(CX), K4, d
+
+// SCALE_ROW multiplies 4 vectors by the slot's weight (Z8).
+#define SCALE_ROW(a, b, c, d) \
+	VMULPS Z8, a, a \
+	VMULPS Z8, b, b \
+	VMULPS Z8, c, c \
+	VMULPS Z8, d, d
+
+// ADD_ROW adds Z4-Z7 to the sums Z0-Z3.
+#define ADD_ROW \
+	VADDPS Z4, Z0, Z0 \
+	VADDPS Z5, Z1, Z1 \
+	VADDPS Z6, Z2, Z2 \
+	VADDPS Z7, Z3, Z3
+
 // func gatherSumChunk(o *float32, x *float32, rowBytes uintptr, idx *int32, stride uintptr, k int, w *float32, rows int, zeroRow int, zero *float32, masks uint64)
 //
 // One output row's columns [c, c+64) of a gather-sum (gathersum.go),
@@ -36,103 +74,35 @@ TEXT ·gatherSumChunk(SB), NOSPLIT, $0-88
 	JNZ weighted
 
 	// Unweighted: the first row, then each next one added.
-	MOVLQSX (R9), AX
-	ADDQ R10, R9
-	XORL DX, DX
-	TESTQ AX, AX
-	CMOVQLT DX, AX
-	CMPQ AX, R12
-	CMOVQGT R12, AX
-	MOVQ AX, CX
-	IMULQ R8, CX
-	ADDQ SI, CX
-	CMPQ AX, R13
-	CMOVQEQ R14, CX
-	VMOVUPS.Z 0(CX), K1, Z0
-	VMOVUPS.Z 64(CX), K2, Z1
-	VMOVUPS.Z 128(CX), K3, Z2
-	VMOVUPS.Z 192(CX), K4, Z3
+	SLOT_ROW
+	LOAD_ROW(Z0, Z1, Z2, Z3)
 	DECQ BX
 	JZ store
 
 plain:
-	MOVLQSX (R9), AX
-	ADDQ R10, R9
-	XORL DX, DX
-	TESTQ AX, AX
-	CMOVQLT DX, AX
-	CMPQ AX, R12
-	CMOVQGT R12, AX
-	MOVQ AX, CX
-	IMULQ R8, CX
-	ADDQ SI, CX
-	CMPQ AX, R13
-	CMOVQEQ R14, CX
-	VMOVUPS.Z 0(CX), K1, Z4
-	VMOVUPS.Z 64(CX), K2, Z5
-	VMOVUPS.Z 128(CX), K3, Z6
-	VMOVUPS.Z 192(CX), K4, Z7
-	VADDPS Z4, Z0, Z0
-	VADDPS Z5, Z1, Z1
-	VADDPS Z6, Z2, Z2
-	VADDPS Z7, Z3, Z3
+	SLOT_ROW
+	LOAD_ROW(Z4, Z5, Z6, Z7)
+	ADD_ROW
 	DECQ BX
 	JNZ plain
 	JMP store
 
 weighted:
-	MOVLQSX (R9), AX
-	ADDQ R10, R9
-	XORL DX, DX
-	TESTQ AX, AX
-	CMOVQLT DX, AX
-	CMPQ AX, R12
-	CMOVQGT R12, AX
-	MOVQ AX, CX
-	IMULQ R8, CX
-	ADDQ SI, CX
-	CMPQ AX, R13
-	CMOVQEQ R14, CX
+	SLOT_ROW
 	VBROADCASTSS (R11), Z8
 	ADDQ R10, R11
-	VMOVUPS.Z 0(CX), K1, Z0
-	VMOVUPS.Z 64(CX), K2, Z1
-	VMOVUPS.Z 128(CX), K3, Z2
-	VMOVUPS.Z 192(CX), K4, Z3
-	VMULPS Z8, Z0, Z0
-	VMULPS Z8, Z1, Z1
-	VMULPS Z8, Z2, Z2
-	VMULPS Z8, Z3, Z3
+	LOAD_ROW(Z0, Z1, Z2, Z3)
+	SCALE_ROW(Z0, Z1, Z2, Z3)
 	DECQ BX
 	JZ store
 
 wloop:
-	MOVLQSX (R9), AX
-	ADDQ R10, R9
-	XORL DX, DX
-	TESTQ AX, AX
-	CMOVQLT DX, AX
-	CMPQ AX, R12
-	CMOVQGT R12, AX
-	MOVQ AX, CX
-	IMULQ R8, CX
-	ADDQ SI, CX
-	CMPQ AX, R13
-	CMOVQEQ R14, CX
+	SLOT_ROW
 	VBROADCASTSS (R11), Z8
 	ADDQ R10, R11
-	VMOVUPS.Z 0(CX), K1, Z4
-	VMOVUPS.Z 64(CX), K2, Z5
-	VMOVUPS.Z 128(CX), K3, Z6
-	VMOVUPS.Z 192(CX), K4, Z7
-	VMULPS Z8, Z4, Z4
-	VMULPS Z8, Z5, Z5
-	VMULPS Z8, Z6, Z6
-	VMULPS Z8, Z7, Z7
-	VADDPS Z4, Z0, Z0
-	VADDPS Z5, Z1, Z1
-	VADDPS Z6, Z2, Z2
-	VADDPS Z7, Z3, Z3
+	LOAD_ROW(Z4, Z5, Z6, Z7)
+	SCALE_ROW(Z4, Z5, Z6, Z7)
+	ADD_ROW
 	DECQ BX
 	JNZ wloop
 

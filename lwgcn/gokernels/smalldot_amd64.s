@@ -1,6 +1,34 @@
 //go:build goexperiment.simd && amd64 && !amd64.v3 && !amd64.v4
 
 #include "textflag.h"
+#include "zero_amd64.h"
+
+// CHAIN4_LOAD loads the next 16 columns of cols (R12) into Z4 and the 4
+// rows' next values (R8-R11 at offset SI) broadcast into Z5-Z8;
+// CHAIN4_NEXT advances to the next value of k and counts it down (BX).
+// CHAIN4_ARGS loads the 4-row loops' arguments: the rows (R8-R11, ls
+// bytes apart), cols (R12, cs bytes per value of k: DX) and k (BX).
+#define CHAIN4_ARGS \
+	MOVQ l+0(FP), R8 \
+	MOVQ ls+8(FP), AX \
+	LEAQ (R8)(AX*1), R9 \
+	LEAQ (R9)(AX*1), R10 \
+	LEAQ (R10)(AX*1), R11 \
+	MOVQ cols+16(FP), R12 \
+	MOVQ cs+24(FP), DX \
+	MOVQ k+32(FP), BX
+
+#define CHAIN4_LOAD \
+	VMOVUPS (R12), Z4 \
+	VBROADCASTSS (R8)(SI*1), Z5 \
+	VBROADCASTSS (R9)(SI*1), Z6 \
+	VBROADCASTSS (R10)(SI*1), Z7 \
+	VBROADCASTSS (R11)(SI*1), Z8
+
+#define CHAIN4_NEXT \
+	ADDQ DX, R12 \
+	ADDQ $4, SI \
+	DECQ BX
 
 // The smalldot kernel's loops (smalldot_simd.go): 16 output columns per
 // vector, cols [k, ·] read cs bytes per row of k, the stores masked to the
@@ -12,14 +40,7 @@
 // order s += l[k]·cols[k] as one fused multiply-add (VFMADD231PS), or with
 // !fused as a multiply rounded and then an add (VMULPS, VADDPS).
 TEXT ·smallDotChain4(SB), NOSPLIT, $0-59
-	MOVQ l+0(FP), R8
-	MOVQ ls+8(FP), AX
-	LEAQ (R8)(AX*1), R9
-	LEAQ (R9)(AX*1), R10
-	LEAQ (R10)(AX*1), R11
-	MOVQ cols+16(FP), R12
-	MOVQ cs+24(FP), DX
-	MOVQ k+32(FP), BX
+	CHAIN4_ARGS
 	VXORPS Z0, Z0, Z0
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
@@ -30,27 +51,17 @@ TEXT ·smallDotChain4(SB), NOSPLIT, $0-59
 	JZ unfused
 
 fused:
-	VMOVUPS (R12), Z4
-	VBROADCASTSS (R8)(SI*1), Z5
-	VBROADCASTSS (R9)(SI*1), Z6
-	VBROADCASTSS (R10)(SI*1), Z7
-	VBROADCASTSS (R11)(SI*1), Z8
+	CHAIN4_LOAD
 	VFMADD231PS Z4, Z5, Z0
 	VFMADD231PS Z4, Z6, Z1
 	VFMADD231PS Z4, Z7, Z2
 	VFMADD231PS Z4, Z8, Z3
-	ADDQ DX, R12
-	ADDQ $4, SI
-	DECQ BX
+	CHAIN4_NEXT
 	JNZ fused
 	JMP store
 
 unfused:
-	VMOVUPS (R12), Z4
-	VBROADCASTSS (R8)(SI*1), Z5
-	VBROADCASTSS (R9)(SI*1), Z6
-	VBROADCASTSS (R10)(SI*1), Z7
-	VBROADCASTSS (R11)(SI*1), Z8
+	CHAIN4_LOAD
 	VMULPS Z4, Z5, Z5
 	VMULPS Z4, Z6, Z6
 	VMULPS Z4, Z7, Z7
@@ -59,9 +70,7 @@ unfused:
 	VADDPS Z6, Z1, Z1
 	VADDPS Z7, Z2, Z2
 	VADDPS Z8, Z3, Z3
-	ADDQ DX, R12
-	ADDQ $4, SI
-	DECQ BX
+	CHAIN4_NEXT
 	JNZ unfused
 
 store:
@@ -84,30 +93,8 @@ store:
 // smallDotChain4's fused chains for 64 columns (4 vectors, 16 accumulators),
 // all stored.
 TEXT ·smallDotFused4x64(SB), NOSPLIT, $0-56
-	MOVQ l+0(FP), R8
-	MOVQ ls+8(FP), AX
-	LEAQ (R8)(AX*1), R9
-	LEAQ (R9)(AX*1), R10
-	LEAQ (R10)(AX*1), R11
-	MOVQ cols+16(FP), R12
-	MOVQ cs+24(FP), DX
-	MOVQ k+32(FP), BX
-	VXORPS Z0, Z0, Z0
-	VXORPS Z1, Z1, Z1
-	VXORPS Z2, Z2, Z2
-	VXORPS Z3, Z3, Z3
-	VXORPS Z4, Z4, Z4
-	VXORPS Z5, Z5, Z5
-	VXORPS Z6, Z6, Z6
-	VXORPS Z7, Z7, Z7
-	VXORPS Z8, Z8, Z8
-	VXORPS Z9, Z9, Z9
-	VXORPS Z10, Z10, Z10
-	VXORPS Z11, Z11, Z11
-	VXORPS Z12, Z12, Z12
-	VXORPS Z13, Z13, Z13
-	VXORPS Z14, Z14, Z14
-	VXORPS Z15, Z15, Z15
+	CHAIN4_ARGS
+	ZERO_Z0_Z15
 	XORQ SI, SI
 
 loop64:
@@ -204,22 +191,7 @@ TEXT ·smallDotTree1(SB), NOSPLIT, $0-42
 	MOVQ cs+16(FP), DX
 	MOVQ k+24(FP), BX
 
-	VXORPS Z0, Z0, Z0
-	VXORPS Z1, Z1, Z1
-	VXORPS Z2, Z2, Z2
-	VXORPS Z3, Z3, Z3
-	VXORPS Z4, Z4, Z4
-	VXORPS Z5, Z5, Z5
-	VXORPS Z6, Z6, Z6
-	VXORPS Z7, Z7, Z7
-	VXORPS Z8, Z8, Z8
-	VXORPS Z9, Z9, Z9
-	VXORPS Z10, Z10, Z10
-	VXORPS Z11, Z11, Z11
-	VXORPS Z12, Z12, Z12
-	VXORPS Z13, Z13, Z13
-	VXORPS Z14, Z14, Z14
-	VXORPS Z15, Z15, Z15
+	ZERO_Z0_Z15
 
 chunk:
 	CMPQ BX, $16

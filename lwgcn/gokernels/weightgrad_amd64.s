@@ -1,6 +1,7 @@
 //go:build goexperiment.simd && amd64
 
 #include "textflag.h"
+#include "zero_amd64.h"
 
 // func weightGradKernel8x32(a *float32, sa uintptr, b *float32, sb uintptr, n int, out *float32, so uintptr, accumulate bool)
 //
@@ -17,22 +18,7 @@ TEXT ·weightGradKernel8x32(SB), NOSPLIT, $0-57
 	MOVQ out+40(FP), DX
 	MOVQ so+48(FP), R11
 	MOVB accumulate+56(FP), R10
-	VXORPS Z0, Z0, Z0
-	VXORPS Z1, Z1, Z1
-	VXORPS Z2, Z2, Z2
-	VXORPS Z3, Z3, Z3
-	VXORPS Z4, Z4, Z4
-	VXORPS Z5, Z5, Z5
-	VXORPS Z6, Z6, Z6
-	VXORPS Z7, Z7, Z7
-	VXORPS Z8, Z8, Z8
-	VXORPS Z9, Z9, Z9
-	VXORPS Z10, Z10, Z10
-	VXORPS Z11, Z11, Z11
-	VXORPS Z12, Z12, Z12
-	VXORPS Z13, Z13, Z13
-	VXORPS Z14, Z14, Z14
-	VXORPS Z15, Z15, Z15
+	ZERO_Z0_Z15
 
 	TESTQ CX, CX
 	JLE store
