@@ -19,7 +19,7 @@ func gatherSumChunk(o *float32, x *float32, rowBytes uintptr, idx *int32, stride
 // (with the simd package, building the slots' row slices cost as much as
 // the sums), else with the simd package (sumRowF32Vec).
 func sumRowF32(o, x []float32, idx []int32, w []float32, j int, d *gatherSumData, n int, zero []float32, srcs [][]float32) {
-	if !haveGatherSumAsm || n == 0 || d.k == 0 {
+	if !haveGatherSumAsm || n == 0 || d.k == 0 || d.h == 0 {
 		sumRowF32Vec(o, x, idx, w, j, d, n, zero, srcs)
 		return
 	}
