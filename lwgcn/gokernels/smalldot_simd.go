@@ -71,8 +71,12 @@ func smallDotRows(mode smallDotOrder, out, l, cols []float32, m, n, np, k, r0, r
 				smallDotTree1(&l[i*k], &cols[c], cs, k, &out[i*n+c], mask)
 			}
 		}
-		for c := nt; c < n; c += 16 {
-			smallDotChain4(&l[r*k], ls, &cols[c], cs, k, &out[r*n+c], os, colsMask(min(16, n-c)), false)
+		if nt < n {
+			// From the vector that holds column nt (loads stay inside the
+			// padded rows), storing only columns nt..n-1.
+			c := nt &^ 15
+			mask := colsMask(n-c) &^ colsMask(nt-c)
+			smallDotChain4(&l[r*k], ls, &cols[c], cs, k, &out[r*n+c], os, mask, false)
 		}
 	}
 	for ; r < r1; r++ {

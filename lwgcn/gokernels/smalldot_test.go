@@ -32,6 +32,7 @@ func TestSmallDotSameAsBackend(t *testing.T) {
 		{"k between vectors", 1, 2277, 64, 25, true, true},
 		{"all remainders", 1, 19, 18, 33, true, true},
 		{"k < 16, leftover rows and columns", 1, 21, 7, 9, true, true},
+		{"k < 16, leftover columns inside a vector", 1, 20, 23, 9, true, true},
 		{"k a multiple of 16", 1, 64, 19, 32, true, true},
 		{"n >= 16, k short", 1, 2277, 25, 64, false, true},
 		{"n >= 16, k long", 1, 64, 25, 2277, false, true},
