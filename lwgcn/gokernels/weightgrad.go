@@ -22,7 +22,7 @@ const (
 	productPanel      = 192             // avx512.AVX512ParamsFloat32.PanelContractingSize
 )
 
-// The output tile of weightGradTile: 8 rows x 32 columns, 16 vectors in
+// The output tile of weightGradKernel8x32: 8 rows x 32 columns, 16 vectors in
 // registers, compute's large kernel's tile. The loop over a panel's rows is
 // assembly (weightgrad_amd64.s): in Go, the compiler kept the accumulators
 // on the stack, and the kernel ran at half the backend's rate.
@@ -118,12 +118,17 @@ func execWeightGrad(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ [
 		return nil, err
 	}
 	a, b, o := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32), out.Flat.([]float32)
-	tilesM := (d.m + weightGradRows - 1) / weightGradRows
+	// The work is split by columns into one part per worker; each part runs
+	// its tiles panel by panel (weightGradColumns), so a panel of a and b
+	// stays in cache for all the part's tiles.
 	tilesK := d.k / weightGradCols
+	parts := 1
+	if backend.Workers != nil && backend.Workers.IsEnabled() {
+		parts = max(1, min(backend.Workers.AdjustedMaxParallelism(), tilesK))
+	}
 	weightGradsRun.Add(1)
-	inParallel(backend, tilesM*tilesK, true, func(t int) {
-		m0, k0 := (t/tilesK)*weightGradRows, (t%tilesK)*weightGradCols
-		weightGradTile(o, a, b, d.n, d.m, d.k, m0, min(m0+weightGradRows, d.m), k0)
+	inParallel(backend, parts, parts > 1, func(p int) {
+		weightGradColumns(o, a, b, d.n, d.m, d.k, p*tilesK/parts*weightGradCols, (p+1)*tilesK/parts*weightGradCols)
 	})
 	return out, nil
 }

@@ -6,6 +6,6 @@ package gokernels
 // product runs in another order there, so no product is rewritten.
 const haveWeightGrad = false
 
-func weightGradTile(out, a, b []float32, n, m, k, m0, m1, k0 int) {
-	panic("gokernels: weightGradTile without SIMD")
+func weightGradColumns(out, a, b []float32, n, m, k, k0, k1 int) {
+	panic("gokernels: weightGradColumns without SIMD")
 }
