@@ -86,29 +86,40 @@ func cpuTime() time.Duration {
 // BenchmarkWeightGradient times xᵀ·v (a dense layer's weight gradient) with
 // the weightgrad kernel off (graph building transposes x and v for the
 // backend's matrix kernel, which packs them) and on (read as they are),
-// beside the forward product x·W of the same work: GCNII's layers on Cora
-// ([2708, 64]) and on Squirrel ([5201, 256]).
+// and the forward product x·W of the same work with the largedot kernel off
+// (compute's packed product) and on: GCNII's layers on Cora ([2708, 64])
+// and on Squirrel ([5201, 256]).
 func BenchmarkWeightGradient(b *testing.B) {
 	rng := rand.New(rand.NewPCG(7, 8))
+	xtv := func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }
+	xw := func(x, _, w *Node) *Node { return Dot(x, w).Product() }
 	for _, c := range []struct{ n, a int }{{2708, 64}, {5201, 256}} {
 		x := tensors.FromFlatDataAndDimensions(randF32(rng, c.n*c.a), c.n, c.a)
 		v := tensors.FromFlatDataAndDimensions(randF32(rng, c.n*c.a), c.n, c.a)
 		w := tensors.FromFlatDataAndDimensions(randF32(rng, c.a*c.a), c.a, c.a)
 		for _, k := range []struct {
-			name string
-			on   bool
-			fn   func(x, v, w *Node) *Node
+			name   string
+			kernel *gokernels.Kernel
+			on     bool
+			fn     func(x, v, w *Node) *Node
 		}{
-			{"xᵀv/weightgrad=false", false, func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
-			{"xᵀv/weightgrad=true", true, func(x, v, _ *Node) *Node { return DotGeneral(x, []int{0}, nil, v, []int{0}, nil) }},
-			{"xW", true, func(x, _, w *Node) *Node { return Dot(x, w).Product() }},
+			{"xᵀv/weightgrad=false", gokernels.WeightGradKernel, false, xtv},
+			{"xᵀv/weightgrad=true", gokernels.WeightGradKernel, true, xtv},
+			{"xW/largedot=false", gokernels.LargeDotKernel, false, xw},
+			{"xW/largedot=true", gokernels.LargeDotKernel, true, xw},
 		} {
 			b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.a, k.name), func(b *testing.B) {
+				// Each case times its own kernel against compute's product.
+				other := gokernels.LargeDotKernel
+				if k.kernel == other {
+					other = gokernels.WeightGradKernel
+				}
+				defer other.Set(false)()
 				exec, err := NewExec(gobackend.GetBackend(), func(x, v, w *Node) *Node { return k.fn(x, v, w) })
 				if err != nil {
 					b.Fatal(err)
 				}
-				timeExec(b, gokernels.WeightGradKernel, k.on, exec, float64(c.n*c.a*c.a), "multiply-add", x, v, w)
+				timeExec(b, k.kernel, k.on, exec, float64(c.n*c.a*c.a), "multiply-add", x, v, w)
 			})
 		}
 	}

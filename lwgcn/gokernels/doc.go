@@ -43,6 +43,14 @@
 //     8 x 32 tiles (an assembly loop, weightgrad_amd64.s), in the backend's
 //     own order (fused multiply-adds in row order, panels of 192 rows); on
 //     AVX-512 hosts, for the products the backend's large kernel would run.
+//     The panels are the outer loop, so each panel of x and dy is read once
+//     for all tiles.
+//   - largedot: the other products the backend's large AVX-512 kernel runs
+//     (x·W and x·Wᵀ: a layer's forward pass and input gradient), in
+//     weightgrad's tiles read straight from the operands, in the same
+//     order, split by rows over idle workers; only where two or more are
+//     free (the backend runs one product on one core, and its packed kernel
+//     is as fast at one thread).
 //   - smalldot: the float32 products the backend's small AVX-512 kernel
 //     runs (4 x 4 tiles of dot products along the contracting axis, 4 x 16
 //     tiles along the columns, scalar loops for what the tiles leave over)

@@ -35,3 +35,10 @@ var (
 	SmallDotsRun   = &smallDotsRun
 	HaveSmallDot   = haveSmallDot
 )
+
+// Test hooks of the largedot kernel.
+var (
+	LargeDotKernel   = largeDotK
+	LargeDotsRun     = &largeDotsRun
+	LargeDotMinParts = &largeDotMinParts
+)

@@ -32,10 +32,11 @@ var (
 	dropoutMaskK = newKernel("dropoutmask", "a dropout mask from the random bits in one pass (RandomUniform's five ops and the Where)")
 	weightGradK  = newKernel("weightgrad", "a weight gradient xᵀ·dy read straight from x and dy (no transposes of both, no packing), in compute's AVX-512 product's order")
 	smallDotK    = newKernel("smalldot", "compute's small AVX-512 float32 products (its 4x4 tiles of dot products, the scalar loops for the rows and columns they leave) vectorised along the output's columns, in its order")
+	largeDotK    = newKernel("largedot", "compute's large AVX-512 float32 products in weightgrad's 8x32 tiles read straight from the operands (no packing), in its order")
 )
 
 // Kernels lists every kernel, in a fixed order.
-var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK, weightGradK, smallDotK}
+var Kernels = []*Kernel{rowGather, rowScatter, gatherSum, ellProduct, rng, dropoutMaskK, adamK, transposeK, weightGradK, smallDotK, largeDotK}
 
 func newKernel(name, what string) *Kernel {
 	k := &Kernel{Name: name, Env: "LWGCN_KERNEL_" + strings.ToUpper(name), What: what}

@@ -93,12 +93,16 @@ func TestLWGCNSameWithAndWithoutKernels(t *testing.T) {
 			counts := func() map[string]int64 {
 				return map[string]int64{"gathersum": gokernels.FusedGatherSums.Load(), "rowgather": gokernels.MarkedRowGathers.Load(), "rowscatter": gokernels.MarkedRowScatters.Load(),
 					"dropoutmask": gokernels.FusedDropoutMasks.Load(), "ellproduct": gokernels.FusedELLProducts.Load(), "adam": gokernels.FusedAdam.Load(), "transpose": gokernels.TransposesRun.Load(),
-					"weightgrad": gokernels.WeightGradsRun.Load(), "smalldot": gokernels.SmallDotsRun.Load()}
+					"weightgrad": gokernels.WeightGradsRun.Load(), "smalldot": gokernels.SmallDotsRun.Load(), "largedot": gokernels.LargeDotsRun.Load()}
 			}
+			// largedot on one thread too (it leaves products it cannot split
+			// to compute).
+			defer func(prev int) { *gokernels.LargeDotMinParts = prev }(*gokernels.LargeDotMinParts)
+			*gokernels.LargeDotMinParts = 1
 			before := counts()
 			histOn, lpOn := lwgcnRun(t, tc.dataset, tc.epochs, true)
 			for k, v := range counts() {
-				if (k == "weightgrad" && !gokernels.HaveWeightGrad) || (k == "smalldot" && !gokernels.HaveSmallDot) {
+				if (k == "weightgrad" || k == "largedot") && !gokernels.HaveWeightGrad || (k == "smalldot" && !gokernels.HaveSmallDot) {
 					continue // AVX-512 only
 				}
 				if v == before[k] {

@@ -12,9 +12,9 @@ import (
 var fusedGatherSums, markedRowGathers, markedRowScatters, fusedDropoutMasks, fusedELLProducts, fusedAdam, fusedWeightGrads, fusedSmallDots atomic.Int64
 
 // transposesRun counts the transposes the transpose kernel ran,
-// weightGradsRun and smallDotsRun the products the weightgrad and smalldot
-// kernels ran.
-var transposesRun, weightGradsRun, smallDotsRun atomic.Int64
+// weightGradsRun, smallDotsRun and largeDotsRun the products the
+// weightgrad, smalldot and largedot kernels ran.
+var transposesRun, weightGradsRun, smallDotsRun, largeDotsRun atomic.Int64
 
 // transformPriority runs lwgcn's transformation after the backend's own
 // passes (ImplicitBroadcastFusion is 100), so that it sees broadcasts

@@ -3,21 +3,27 @@
 #include "textflag.h"
 #include "zero_amd64.h"
 
-// func weightGradKernel8x32(a *float32, sa uintptr, b *float32, sb uintptr, n int, out *float32, so uintptr, accumulate bool)
+// func tile8x32(a *float32, sa, sr uintptr, b *float32, sb uintptr, n int, out *float32, so uintptr, accumulate bool)
 //
-// For i < n: for r < 8: out row r (32 values) += a[r] * b[0:32], a and b
-// then advancing by sa and sb bytes; sums from zero in 16 registers, one
-// VFMADD231PS chain per value in row order, then stored to the 8 output
-// rows (so bytes apart) or, with accumulate, added to them (VADDPS).
-TEXT ·weightGradKernel8x32(SB), NOSPLIT, $0-57
+// For i < n: for r < 8: out row r (32 values) += a[r] * b[0:32], where a[r]
+// is the value sr·r bytes after a; a and b then advance by sa and sb
+// bytes. Sums from zero in 16 registers, one VFMADD231PS chain per value in
+// row order, then stored to the 8 output rows (so bytes apart) or, with
+// accumulate, added to them (VADDPS). A weight gradient aᵀ·b reads a's
+// rows (sr = 4), a product a·b its columns (sa = 4, sr = a's row).
+TEXT ·tile8x32(SB), NOSPLIT, $0-65
 	MOVQ a+0(FP), SI
 	MOVQ sa+8(FP), R8
-	MOVQ b+16(FP), DI
-	MOVQ sb+24(FP), R9
-	MOVQ n+32(FP), CX
-	MOVQ out+40(FP), DX
-	MOVQ so+48(FP), R11
-	MOVB accumulate+56(FP), R10
+	MOVQ sr+16(FP), R12
+	MOVQ b+24(FP), DI
+	MOVQ sb+32(FP), R9
+	MOVQ n+40(FP), CX
+	MOVQ out+48(FP), DX
+	MOVQ so+56(FP), R11
+	MOVB accumulate+64(FP), R10
+	// BX = 3·sr; AX = a + 4·sr (rows 4-7).
+	LEAQ (R12)(R12*2), BX
+	LEAQ (SI)(R12*4), AX
 	ZERO_Z0_Z15
 
 	TESTQ CX, CX
@@ -26,31 +32,32 @@ TEXT ·weightGradKernel8x32(SB), NOSPLIT, $0-57
 loop:
 	VMOVUPS (DI), Z16
 	VMOVUPS 64(DI), Z17
-	VBROADCASTSS 0(SI), Z18
+	VBROADCASTSS (SI), Z18
 	VFMADD231PS Z16, Z18, Z0
 	VFMADD231PS Z17, Z18, Z1
-	VBROADCASTSS 4(SI), Z19
+	VBROADCASTSS (SI)(R12*1), Z19
 	VFMADD231PS Z16, Z19, Z2
 	VFMADD231PS Z17, Z19, Z3
-	VBROADCASTSS 8(SI), Z20
+	VBROADCASTSS (SI)(R12*2), Z20
 	VFMADD231PS Z16, Z20, Z4
 	VFMADD231PS Z17, Z20, Z5
-	VBROADCASTSS 12(SI), Z21
+	VBROADCASTSS (SI)(BX*1), Z21
 	VFMADD231PS Z16, Z21, Z6
 	VFMADD231PS Z17, Z21, Z7
-	VBROADCASTSS 16(SI), Z22
+	VBROADCASTSS (AX), Z22
 	VFMADD231PS Z16, Z22, Z8
 	VFMADD231PS Z17, Z22, Z9
-	VBROADCASTSS 20(SI), Z23
+	VBROADCASTSS (AX)(R12*1), Z23
 	VFMADD231PS Z16, Z23, Z10
 	VFMADD231PS Z17, Z23, Z11
-	VBROADCASTSS 24(SI), Z24
+	VBROADCASTSS (AX)(R12*2), Z24
 	VFMADD231PS Z16, Z24, Z12
 	VFMADD231PS Z17, Z24, Z13
-	VBROADCASTSS 28(SI), Z25
+	VBROADCASTSS (AX)(BX*1), Z25
 	VFMADD231PS Z16, Z25, Z14
 	VFMADD231PS Z17, Z25, Z15
 	ADDQ R8, SI
+	ADDQ R8, AX
 	ADDQ R9, DI
 	DECQ CX
 	JNZ loop

@@ -9,3 +9,7 @@ const haveWeightGrad = false
 func weightGradColumns(out, a, b []float32, n, m, k, k0, k1 int) {
 	panic("gokernels: weightGradColumns without SIMD")
 }
+
+func largeDotRows(out, lhs, rhs []float32, m, k, n, r0, r1 int) {
+	panic("gokernels: largeDotRows without SIMD")
+}
