@@ -22,7 +22,7 @@ const (
 	productPanel      = 192             // avx512.AVX512ParamsFloat32.PanelContractingSize
 )
 
-// The output tile of weightGradKernel8x32: 8 rows x 32 columns, 16 vectors in
+// The output tile of tile8x32: 8 rows x 32 columns, 16 vectors in
 // registers, compute's large kernel's tile. The loop over a panel's rows is
 // assembly (weightgrad_amd64.s): in Go, the compiler kept the accumulators
 // on the stack, and the kernel ran at half the backend's rate.
@@ -118,17 +118,28 @@ func execWeightGrad(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ [
 		return nil, err
 	}
 	a, b, o := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32), out.Flat.([]float32)
-	// The work is split by columns into one part per worker; each part runs
-	// its tiles panel by panel (weightGradColumns), so a panel of a and b
-	// stays in cache for all the part's tiles.
-	tilesK := d.k / weightGradCols
-	parts := 1
+	// One part per worker, each a block of whole tiles that it runs panel
+	// by panel (weightGradBlock), so that a panel of a and b stays in cache
+	// for all its tiles: split by columns when there are enough column
+	// tiles, else by rows (the rows the tiles leave go with the last part).
+	tilesM, tilesK := d.m/weightGradRows, d.k/weightGradCols
+	workers := 1
 	if backend.Workers != nil && backend.Workers.IsEnabled() {
-		parts = max(1, min(backend.Workers.AdjustedMaxParallelism(), tilesK))
+		workers = backend.Workers.AdjustedMaxParallelism()
 	}
+	byCols := tilesK >= workers || tilesK >= tilesM
+	parts := max(1, min(workers, max(tilesK, tilesM)))
 	weightGradsRun.Add(1)
 	inParallel(backend, parts, parts > 1, func(p int) {
-		weightGradColumns(o, a, b, d.n, d.m, d.k, p*tilesK/parts*weightGradCols, (p+1)*tilesK/parts*weightGradCols)
+		if byCols {
+			weightGradBlock(o, a, b, d.n, d.m, d.k, 0, d.m, p*tilesK/parts*weightGradCols, (p+1)*tilesK/parts*weightGradCols)
+			return
+		}
+		r0, r1 := p*tilesM/parts*weightGradRows, (p+1)*tilesM/parts*weightGradRows
+		if p == parts-1 {
+			r1 = d.m
+		}
+		weightGradBlock(o, a, b, d.n, d.m, d.k, r0, r1, 0, d.k)
 	})
 	return out, nil
 }

@@ -6,8 +6,8 @@ package gokernels
 // product runs in another order there, so no product is rewritten.
 const haveWeightGrad = false
 
-func weightGradColumns(out, a, b []float32, n, m, k, k0, k1 int) {
-	panic("gokernels: weightGradColumns without SIMD")
+func weightGradBlock(out, a, b []float32, n, m, k, r0, r1, k0, k1 int) {
+	panic("gokernels: weightGradBlock without SIMD")
 }
 
 func largeDotRows(out, lhs, rhs []float32, m, k, n, r0, r1 int) {

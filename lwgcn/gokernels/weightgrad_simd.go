@@ -13,31 +13,33 @@ var haveWeightGrad = archsimd.X86.AVX512()
 //go:noescape
 func tile8x32(a *float32, sa, sr uintptr, b *float32, sb uintptr, n int, out *float32, so uintptr, accumulate bool)
 
-// weightGradColumns writes columns [k0, k1) (whole 32-column tiles) of
-// out [m, k] = aᵀ·b for a [n, m] and b [n, k]. Each value is compute's
-// large kernel's: per panel of productPanel rows of a and b, a fused
-// multiply-add chain from zero in row order; the first panel's sum is
-// stored, the next ones' added in order. The panels are the outer loop
-// (each tile still sums its panels in order): a panel's rows of a and b
-// are read from memory once for all tiles, where a tile at a time read
-// them once per tile (on Squirrel's [5201, 256] twice as slow as the
-// backend's packed product).
-func weightGradColumns(out, a, b []float32, n, m, k, k0, k1 int) {
-	// Bounds, checked once for the assembly: tile rows < m - m%8 and
+// weightGradBlock writes rows [r0, r1) and columns [k0, k1) (whole
+// 32-column tiles) of out [m, k] = aᵀ·b for a [n, m] and b [n, k]. Each
+// value is compute's large kernel's: per panel of productPanel rows of a
+// and b, a fused multiply-add chain from zero in row order; the first
+// panel's sum is stored, the next ones' added in order. The panels are the
+// outer loop (each tile still sums its panels in order): a panel's rows of
+// a and b are read from memory once for all tiles, where a tile at a time
+// read them once per tile (on Squirrel's [5201, 256] twice as slow as the
+// backend's packed product). The rows after the last whole tile are
+// computed one at a time.
+func weightGradBlock(out, a, b []float32, n, m, k, r0, r1, k0, k1 int) {
+	// Bounds, checked once for the assembly: tile rows < r1 <= m and
 	// columns < k1 <= k.
-	if n <= 0 || len(a) < n*m || len(b) < n*k || len(out) < m*k || k1 > k || k0%weightGradCols != 0 || (k1-k0)%weightGradCols != 0 {
-		panic("gokernels: weightGradColumns: operands do not fit the product")
+	if n <= 0 || r0 < 0 || r1 > m || k0 < 0 || k1 > k || k0%weightGradCols != 0 || (k1-k0)%weightGradCols != 0 ||
+		len(a) < n*m || len(b) < n*k || len(out) < m*k {
+		panic("gokernels: weightGradBlock: operands do not fit the product")
 	}
-	full := m - m%weightGradRows
-	for p0 := 0; p0 < n && full > 0; p0 += productPanel {
+	full := r0 + (r1-r0)/weightGradRows*weightGradRows
+	for p0 := 0; p0 < n && full > r0; p0 += productPanel {
 		rows := min(p0+productPanel, n) - p0
 		for c := k0; c < k1; c += weightGradCols {
-			for r := 0; r < full; r += weightGradRows {
+			for r := r0; r < full; r += weightGradRows {
 				tile8x32(&a[p0*m+r], uintptr(4*m), 4, &b[p0*k+c], uintptr(4*k), rows, &out[r*k+c], uintptr(4*k), p0 > 0)
 			}
 		}
 	}
-	for r := full; r < m; r++ {
+	for r := full; r < r1; r++ {
 		for c := k0; c < k1; c += weightGradCols {
 			dotRow(out[r*k+c:], a[r:], m, b[c:], k, n)
 		}
@@ -45,7 +47,7 @@ func weightGradColumns(out, a, b []float32, n, m, k, k0, k1 int) {
 }
 
 // largeDotRows writes rows [r0, r1) of out [m, n] = lhs [m, k]·rhs [k, n],
-// each value as compute's large kernel computes it (see weightGradColumns).
+// each value as compute's large kernel computes it (see weightGradBlock).
 // Per 8 rows, the panels in order, each over every column tile: the 8
 // output rows stay in the first-level cache while their panels are added
 // (with the panels outermost, Squirrel's 5.3 MB output went through memory

@@ -32,6 +32,7 @@ func TestWeightGradSameAsBackend(t *testing.T) {
 		{20000, 5, 64, true},    // a classifier's gradient: single rows only
 		{192, 160, 160, true},   // exactly one panel
 		{5201, 32, 256, true},   // Squirrel's rows
+		{3000, 67, 32, true},    // one column tile: split by rows, 3 rows left to the last part
 		{2708, 5, 64, false},    // too small: the backend's small kernel has another order
 		{2708, 64, 48, false},   // columns not in blocks of 32
 		{1024, 64, 1024, false}, // k == n: the shapes fit both layouts
