@@ -48,9 +48,9 @@
 //   - largedot: the other products the backend's large AVX-512 kernel runs
 //     (x·W and x·Wᵀ: a layer's forward pass and input gradient), in
 //     weightgrad's tiles read straight from the operands, in the same
-//     order, split by rows over idle workers; only where two or more are
-//     free (the backend runs one product on one core, and its packed kernel
-//     is as fast at one thread).
+//     order, split by rows over the backend's workers; only where it has
+//     two or more (the backend runs one product on one core, and its packed
+//     kernel is as fast at one thread).
 //   - smalldot: the float32 products the backend's small AVX-512 kernel
 //     runs (4 x 4 tiles of dot products along the contracting axis, 4 x 16
 //     tiles along the columns, scalar loops for what the tiles leave over)

@@ -12,8 +12,9 @@ func init() {
 	gb.SetNodeExecutor(compute.OpTypeDotGeneral, gb.PriorityUser, execLargeDot)
 }
 
-// largeDotMinParts is the number of parts (workers free to take one) a
-// product must split into for the largedot kernel to run it. Compute runs
+// largeDotMinParts is the number of parts (at most the backend's
+// parallelism: 1 at GOMAXPROCS=1) a product must split into for the
+// largedot kernel to run it. Compute runs
 // one product on one core; at one thread its packed kernel is as fast or
 // faster than the kernel's unpacked tiles (BenchmarkWeightGradient's x·W,
 // Intel Xeon family 6 model 207: Cora's [2708, 64]·[64, 64] 0.34-0.42 /
@@ -31,8 +32,9 @@ var largeDotMinParts = 2
 // transposed into a buffer first), each value a fused multiply-add chain
 // from zero per panel, the panels added in order: compute's operations in
 // its order. The others go to the next executor. The node is not
-// rewritten: whether the kernel runs is decided at each call (the workers
-// free then).
+// rewritten: whether the kernel runs is decided at each call (the kernel's
+// switch and the backend's parallelism then). A part whose worker is busy
+// runs on the calling goroutine.
 func execLargeDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []bool) (*gb.Buffer, error) {
 	if !largeDotK.On() || !haveWeightGrad || node.Shape.DType != dtypes.Float32 || len(inputs) != 2 {
 		return nil, gb.ErrFallback
