@@ -1,8 +1,6 @@
 package gokernels
 
 import (
-	"sync"
-
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	gb "github.com/gomlx/compute/gobackend"
@@ -60,8 +58,8 @@ func execLargeDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []b
 	lhs, rhs, o := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32), out.Flat.([]float32)
 	if p.Transposed {
 		// rhs [B, n, k] -> [B, k, n]: a weight, small beside the product.
-		buf := largeDotScratch.Get().(*[]float32)
-		defer largeDotScratch.Put(buf)
+		buf := dotScratch.Get().(*[]float32)
+		defer dotScratch.Put(buf)
 		t := grown(buf, p.Batch*n*k)
 		for bi := range p.Batch {
 			transpose2D32(t[bi*n*k:(bi+1)*n*k], rhs[bi*n*k:(bi+1)*n*k], n, k)
@@ -91,6 +89,3 @@ func largeDotFits(p gb.DotParams) bool {
 		p.Contracting > 0 && p.RHSCross%weightGradCols == 0 &&
 		p.Batch*p.LHSCross*p.RHSCross*p.Contracting >= largeProductFlops
 }
-
-// largeDotScratch holds transposed right operands between calls.
-var largeDotScratch = sync.Pool{New: func() any { return new([]float32) }}

@@ -133,8 +133,8 @@ func execSmallDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []b
 	per := k * np
 	cols := rhs
 	if p.Transposed || np != n {
-		buf := smallDotScratch.Get().(*[]float32)
-		defer smallDotScratch.Put(buf)
+		buf := dotScratch.Get().(*[]float32)
+		defer dotScratch.Put(buf)
 		cols = grown(buf, p.Batch*per+n*k)
 		tmp := cols[p.Batch*per:]
 		cols = cols[:p.Batch*per]
@@ -164,9 +164,10 @@ func execSmallDot(backend *gb.Backend, node *gb.Node, inputs []*gb.Buffer, _ []b
 	return out, nil
 }
 
-// smallDotScratch holds the kernel's column buffers between products (a
-// fresh one per product was garbage of up to n·k values per call).
-var smallDotScratch = sync.Pool{New: func() any { return new([]float32) }}
+// dotScratch holds the smalldot and largedot kernels' buffers of right
+// operands (padded or transposed) between products (a fresh one per
+// product was garbage of up to n·k values per call).
+var dotScratch = sync.Pool{New: func() any { return new([]float32) }}
 
 // grown returns (*buf)[:n], growing *buf when it is shorter (the values
 // are left as they were).
