@@ -26,11 +26,12 @@ const (
 )
 
 // SuperGATTableMaxPairs bounds the node pairs (N²) of the graphs that get
-// the dense edge table (64 MiB): checking a candidate pair is then one
-// lookup instead of a binary search over the keys (about 18 gathers and 90
-// element-wise steps per candidate on Squirrel). Larger graphs search the
-// keys; both give the same pairs.
-var SuperGATTableMaxPairs = 1 << 26
+// the dense edge table (one byte per pair, at most 256 MiB): checking a
+// candidate pair is then one lookup instead of a binary search over the keys
+// (20 gathers and 100 element-wise steps per candidate on tolokers, whose
+// 138 M pairs made the search a fifth of SuperGAT's epoch). Larger graphs
+// search the keys; both give the same pairs.
+var SuperGATTableMaxPairs = 1 << 28
 
 // SuperGATEdges is the edge set negative sampling avoids, inside a graph:
 // Keys (always) and Table (nil on larger graphs), see InputSuperGATKeys.
