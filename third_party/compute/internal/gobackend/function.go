@@ -327,7 +327,11 @@ func (f *Function) Parameter(name string, shape shapes.Shape, sharding *compute.
 		Name:     name,
 		InputIdx: len(f.Parameters), // Index within this function's parameters
 	}
-	n, _ := f.GetOrCreateNode(compute.OpTypeParameter, shape, nil, data)
+	// A parameter is never a duplicate (its InputIdx is new): created
+	// directly, not after a de-duplication scan over every parameter before
+	// it, which made a graph of P parameters cost O(P²) comparisons.
+	n := f.NewNode(compute.OpTypeParameter, shape)
+	n.Data = data
 	f.Parameters = append(f.Parameters, n)
 
 	rootFn := f
