@@ -65,16 +65,7 @@ func NewSparseMatrix(numRows, numCols int, rows, cols []int32, vals []float32) (
 				numRows, numCols)
 		}
 	}
-	order := make([]int32, len(rows))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		if c := cmp.Compare(rows[a], rows[b]); c != 0 {
-			return c
-		}
-		return cmp.Compare(cols[a], cols[b])
-	})
+	order := sortedOrder(numRows, numCols, rows, cols)
 	m := &SparseMatrix{NumRows: numRows, NumCols: numCols, Rows: make([]int32, len(rows)), Cols: make([]int32, len(rows))}
 	for i, o := range order {
 		m.Rows[i], m.Cols[i] = rows[o], cols[o]
@@ -87,6 +78,39 @@ func NewSparseMatrix(numRows, numCols int, rows, cols []int32, vals []float32) (
 		m.factorRowScale()
 	}
 	return m, nil
+}
+
+// sortedOrder returns the entries' positions sorted by (row, col), equal
+// entries in their given order: the order of a stable sort, found by two
+// stable counting sorts (by column, then by row) in linear time; a
+// comparison sort of tolokers' two-hop layout (45 M entries) took 8 s.
+func sortedOrder(numRows, numCols int, rows, cols []int32) []int32 {
+	byCol := make([]int32, len(rows))
+	countingSort(byCol, nil, cols, numCols)
+	order := make([]int32, len(rows))
+	countingSort(order, byCol, rows, numRows)
+	return order
+}
+
+// countingSort writes into out the positions of in (nil: 0, 1, ...) stably
+// sorted by key[position], keys in [0, numKeys).
+func countingSort(out, in, key []int32, numKeys int) {
+	start := make([]int, numKeys+1)
+	for _, k := range key {
+		start[k+1]++
+	}
+	for k := range numKeys {
+		start[k+1] += start[k]
+	}
+	for i := range out {
+		p := int32(i)
+		if in != nil {
+			p = in[i]
+		}
+		k := key[p]
+		out[start[k]] = p
+		start[k]++
+	}
 }
 
 // factorRowScale moves row-constant values into RowScale.

@@ -49,6 +49,41 @@ func TestNewSparseMatrixSortsAndFactors(t *testing.T) {
 	}
 }
 
+// TestNewSparseMatrixKeepsEqualEntriesInOrder: entries come out sorted by
+// (row, col), and duplicates (which add up) in the order they were given,
+// as a stable sort leaves them: their values tell them apart.
+func TestNewSparseMatrixKeepsEqualEntriesInOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	const numRows, numCols, n = 7, 5, 400 // 35 cells: many duplicates
+	rows, cols, vals := make([]int32, n), make([]int32, n), make([]float32, n)
+	for i := range n {
+		rows[i], cols[i], vals[i] = int32(rng.IntN(numRows)), int32(rng.IntN(numCols)), float32(i)
+	}
+	m, err := sparse.NewSparseMatrix(numRows, numCols, rows, cols, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The reference: for each cell in (row, col) order, its entries by position.
+	i := 0
+	for r := range int32(numRows) {
+		for c := range int32(numCols) {
+			for p := range n {
+				if rows[p] != r || cols[p] != c {
+					continue
+				}
+				if m.Rows[i] != r || m.Cols[i] != c || m.Vals[i] != vals[p] {
+					t.Fatalf("entry %d: (%d, %d) value %v, want (%d, %d) value %v (entry %d as given)",
+						i, m.Rows[i], m.Cols[i], m.Vals[i], r, c, vals[p], p)
+				}
+				i++
+			}
+		}
+	}
+	if i != n || m.NNZ() != n {
+		t.Fatalf("%d entries, want %d", m.NNZ(), n)
+	}
+}
+
 // TestSpMatMul checks A·x and its gradient Aᵀ·r against dense products, with
 // chunks forced small, for square (custom gradient and autodiff) and
 // rectangular matrices.
