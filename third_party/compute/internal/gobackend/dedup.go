@@ -29,6 +29,11 @@ type NodeDedupKey struct {
 	OpType     compute.OpType
 	InputCount int
 	FirstInput *Node // nil if there are no inputs.
+	// SecondInput (nil with fewer than two inputs) keeps apart the many
+	// nodes that read one operand with different second ones (a Gather of
+	// one table per index array): with the first input alone they shared a
+	// key, and building N of them scanned N²/2 candidates.
+	SecondInput *Node
 }
 
 // MakeNodeDedupKey creates a de-duplication key for a node with the given opType and inputs.
@@ -39,6 +44,9 @@ func MakeNodeDedupKey(opType compute.OpType, inputs []*Node) NodeDedupKey {
 	}
 	if len(inputs) > 0 {
 		key.FirstInput = inputs[0]
+	}
+	if len(inputs) > 1 {
+		key.SecondInput = inputs[1]
 	}
 	return key
 }
