@@ -1,6 +1,7 @@
 package sparse_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -94,5 +95,38 @@ func TestAutoSparseSymmetric(t *testing.T) {
 			nntest.AssertClose(t, "A·x", got, want, 1e-6)
 			h.CheckGradients(rng, 1e-6)
 		})
+	}
+}
+
+// TestDenseFloat32: SetAuto's dense form is float32 of Dense, bit for bit,
+// with per-entry values, both scales and duplicate entries (summed in
+// float64 before rounding, as Dense does).
+func TestDenseFloat32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	const rows, cols, n = 6, 7, 90 // 42 cells: duplicates
+	r, c, v := make([]int32, n), make([]int32, n), make([]float32, n)
+	for i := range n {
+		r[i], c[i], v[i] = int32(rng.IntN(rows)), int32(rng.IntN(cols)), float32(rng.NormFloat64())
+	}
+	for _, scaled := range []bool{false, true} {
+		m, err := sparse.NewSparseMatrix(rows, cols, r, c, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scaled {
+			m.RowScale, m.ColScale = make([]float32, rows), make([]float32, cols)
+			for i := range m.RowScale {
+				m.RowScale[i] = float32(rng.Float64() + 0.1)
+			}
+			for i := range m.ColScale {
+				m.ColScale[i] = float32(rng.Float64() + 0.1)
+			}
+		}
+		got, want := sparse.DenseFloat32(m), m.Dense()
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(float32(want[i])) {
+				t.Fatalf("scaled %v: cell %d = %v, want float32(%v)", scaled, i, got[i], want[i])
+			}
+		}
 	}
 }

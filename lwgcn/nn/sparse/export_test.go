@@ -12,3 +12,6 @@ func SetDenseGradientTranspose(on bool) bool {
 // MulIsDense says whether m.Mul multiplies x of width columns in the dense
 // form.
 func MulIsDense(m *SpMat, width int) bool { return m.dense != nil && m.denseFor(width) }
+
+// DenseFloat32 is denseFloat32 (SetAuto's dense form).
+var DenseFloat32 = denseFloat32
