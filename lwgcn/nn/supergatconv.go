@@ -28,8 +28,8 @@ const (
 // SuperGATTableMaxPairs bounds the node pairs (N²) of the graphs that get
 // the dense edge table (one byte per pair, at most 256 MiB): checking a
 // candidate pair is then one lookup instead of a binary search over the keys
-// (20 gathers and 100 element-wise steps per candidate on tolokers, whose
-// 138 M pairs made the search a fifth of SuperGAT's epoch). Larger graphs
+// (20 gathers and about 140 element-wise steps per candidate on tolokers, whose
+// 138 M pairs made the search a sixth of SuperGAT's epoch). Larger graphs
 // search the keys; both give the same pairs.
 var SuperGATTableMaxPairs = 1 << 28
 
