@@ -102,24 +102,11 @@ func (a AutoSpMat) Mul(x *Node) *Node {
 // Dense does, then rounded.
 func denseFloat32(m *SparseMatrix) []float32 {
 	f := make([]float32, m.NumRows*m.NumCols)
-	value := func(i int) float64 {
-		v := 1.0
-		if m.Vals != nil {
-			v = float64(m.Vals[i])
-		}
-		if m.RowScale != nil {
-			v *= float64(m.RowScale[m.Rows[i]])
-		}
-		if m.ColScale != nil {
-			v *= float64(m.ColScale[m.Cols[i]])
-		}
-		return v
-	}
 	for i := 0; i < len(m.Rows); {
 		r, c := m.Rows[i], m.Cols[i]
-		sum := value(i)
+		sum := m.entryValue(i)
 		for i++; i < len(m.Rows) && m.Rows[i] == r && m.Cols[i] == c; i++ {
-			sum += value(i)
+			sum += m.entryValue(i)
 		}
 		f[int(r)*m.NumCols+int(c)] = float32(sum)
 	}

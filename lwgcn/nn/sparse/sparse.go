@@ -148,19 +148,25 @@ func (m *SparseMatrix) factorRowScale() {
 func (m *SparseMatrix) Dense() []float64 {
 	d := make([]float64, m.NumRows*m.NumCols)
 	for i := range m.Rows {
-		v := 1.0
-		if m.Vals != nil {
-			v = float64(m.Vals[i])
-		}
-		if m.RowScale != nil {
-			v *= float64(m.RowScale[m.Rows[i]])
-		}
-		if m.ColScale != nil {
-			v *= float64(m.ColScale[m.Cols[i]])
-		}
-		d[int(m.Rows[i])*m.NumCols+int(m.Cols[i])] += v
+		d[int(m.Rows[i])*m.NumCols+int(m.Cols[i])] += m.entryValue(i)
 	}
 	return d
+}
+
+// entryValue is entry i's value with the row and column scales applied,
+// in float64.
+func (m *SparseMatrix) entryValue(i int) float64 {
+	v := 1.0
+	if m.Vals != nil {
+		v = float64(m.Vals[i])
+	}
+	if m.RowScale != nil {
+		v *= float64(m.RowScale[m.Rows[i]])
+	}
+	if m.ColScale != nil {
+		v *= float64(m.ColScale[m.Cols[i]])
+	}
+	return v
 }
 
 // DenseMaxElements: sparse matrices with at most this many elements
