@@ -26,13 +26,58 @@ func LatestProvenance(runs []results.Run) results.Provenance {
 }
 
 // ProvenanceLine is the footer of a figure or table built from runs:
-// "<n> runs; commit ..., backend ..., machine, date" (the latest run's), or
-// "no runs".
+// "<n> runs; commit ..., backend ..., machine, date" when one commit and
+// machine recorded them all, else "<n> runs: <k> at commit ...; <m> at ..."
+// (ProvenanceCounts), or "no runs".
 func ProvenanceLine(runs []results.Run) string {
 	if len(runs) == 0 {
 		return "no runs"
 	}
+	if len(provenanceGroups(runs)) > 1 {
+		return fmt.Sprintf("%d runs: %s", len(runs), ProvenanceCounts(runs))
+	}
 	return fmt.Sprintf("%d runs; %s", len(runs), LatestProvenance(runs))
+}
+
+// ProvenanceCounts names every commit and machine that recorded runs, with
+// how many each, the latest first: "1080 at commit ..., backend ..., machine,
+// date; 12 at ..." (each group's date is its latest run's).
+func ProvenanceCounts(runs []results.Run) string {
+	groups := provenanceGroups(runs)
+	parts := make([]string, len(groups))
+	for i, g := range groups {
+		parts[i] = fmt.Sprintf("%d at %s", g.n, g.p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// provenanceGroup is the runs of one commit, machine and backend: their
+// count and the latest one's provenance.
+type provenanceGroup struct {
+	p results.Provenance
+	n int
+}
+
+// provenanceGroups groups runs by commit, machine and backend, the group
+// with the latest run first.
+func provenanceGroups(runs []results.Run) []*provenanceGroup {
+	var groups []*provenanceGroup
+	byKey := map[string]*provenanceGroup{}
+	for _, r := range runs {
+		k := r.Provenance.ShortCommit() + "|" + r.Provenance.Machine + "|" + r.Provenance.Backend
+		g := byKey[k]
+		if g == nil {
+			g = &provenanceGroup{p: r.Provenance}
+			byKey[k] = g
+			groups = append(groups, g)
+		}
+		g.n++
+		if r.Provenance.Date > g.p.Date {
+			g.p = r.Provenance
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b *provenanceGroup) int { return strings.Compare(b.p.Date, a.p.Date) })
+	return groups
 }
 
 // GraphStatsTable lists, for every graph (one column each), its size, degree

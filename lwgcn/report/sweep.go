@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lwgcn/toolkit/lwgcn/experiments"
+	"github.com/lwgcn/toolkit/lwgcn/figures"
 	"github.com/lwgcn/toolkit/lwgcn/results"
 )
 
@@ -233,7 +234,7 @@ func sweepSection(dir string) (string, error) {
 		b.WriteString(strings.Replace(SweepTimeToTable(sessions, runs, base), "Time-to-table:",
 			"Time-to-table of the "+experiments.DatasetTitle(base)+" sweep:", 1))
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "Runs of the %s sweep: %s.\n\n", experiments.DatasetTitle(base), ProvenanceCounts(runsOf(runs, base)))
+		fmt.Fprintf(&b, "Runs of the %s sweep: %s.\n\n", experiments.DatasetTitle(base), figures.ProvenanceCounts(runsOf(runs, base)))
 	}
 	fmt.Fprintf(&b, "Latest run: %s.\n", latest)
 	return b.String(), nil
@@ -248,35 +249,4 @@ func runsOf(runs []results.Run, dataset string) []results.Run {
 		}
 	}
 	return out
-}
-
-// ProvenanceCounts names every commit and machine that recorded runs, with
-// how many each, the latest first: "1080 at commit ..., backend ..., machine,
-// date; 12 at ..." (each group's date is its latest run's).
-func ProvenanceCounts(runs []results.Run) string {
-	type group struct {
-		p results.Provenance
-		n int
-	}
-	var groups []*group
-	byKey := map[string]*group{}
-	for _, r := range runs {
-		k := r.Provenance.ShortCommit() + "|" + r.Provenance.Machine + "|" + r.Provenance.Backend
-		g := byKey[k]
-		if g == nil {
-			g = &group{p: r.Provenance}
-			byKey[k] = g
-			groups = append(groups, g)
-		}
-		g.n++
-		if r.Provenance.Date > g.p.Date {
-			g.p = r.Provenance
-		}
-	}
-	sort.SliceStable(groups, func(i, j int) bool { return groups[i].p.Date > groups[j].p.Date })
-	parts := make([]string, len(groups))
-	for i, g := range groups {
-		parts[i] = fmt.Sprintf("%d at %s", g.n, g.p)
-	}
-	return strings.Join(parts, "; ")
 }

@@ -111,23 +111,3 @@ func TestSweepLead(t *testing.T) {
 		t.Errorf("no curves at h = 0.5: %q", got)
 	}
 }
-
-// TestProvenanceCounts: every commit and machine that recorded runs is
-// named with its count, the latest group first (a footer naming only the
-// latest run hid the older commits of a sweep).
-func TestProvenanceCounts(t *testing.T) {
-	run := func(commit, machine, date string, dirty bool) results.Run {
-		return results.Run{Provenance: results.Provenance{Commit: commit, Dirty: dirty, Machine: machine, Backend: "xla:cpu", Date: date}}
-	}
-	runs := []results.Run{
-		run("aaaaaaaaaaaa", "AMD", "2026-11-28T01:00:00Z", true),
-		run("bbbbbbbbbbbb", "Intel", "2026-11-29T02:00:00Z", false),
-		run("aaaaaaaaaaaa", "AMD", "2026-11-28T03:00:00Z", true),
-		run("bbbbbbbbbbbb", "Intel", "2026-11-29T01:00:00Z", false),
-		run("bbbbbbbbbbbb", "Intel", "2026-11-29T00:00:00Z", false),
-	}
-	want := "3 at commit bbbbbbbbbb, backend xla:cpu, Intel, 2026-11-29; 2 at commit aaaaaaaaaa+dirty, backend xla:cpu, AMD, 2026-11-28"
-	if got := ProvenanceCounts(runs); got != want {
-		t.Fatalf("got  %q\nwant %q", got, want)
-	}
-}
