@@ -14,7 +14,8 @@
 #      on the host (pure Go, two CPUs), with compile time, graphs compiled
 #      and op count apart from ms/epoch;
 #   3. Table 2's LW-GCN row (10 splits of each dataset) on the GPU, with its
-#      time-to-table;
+#      time-to-table, the 10 splits trained together (BATCH, default 10: one
+#      executable per dataset; BATCH=1 trains each split alone);
 #   2b. Cora's full epoch on the GPU with GCNII's 64 layers unrolled
 #      (LWGCN_GCN2_LOOP=off) into bench-gpu-loop-off.json, to set against
 #      step 2's Cora row (the loop): the compile the loop saves on the GPU.
@@ -66,7 +67,7 @@ for s in ${STEPS:-1 1b 2 3 2b}; do
 	2b) step 2b "${LIMIT2B:-150}" taskset -c 0,1 env GOMAXPROCS=2 LWGCN_GCN2_LOOP=off "$bin/lwgcn" bench -backends "$xla" \
 		-lwgcn cora -lwgcn-only -benchtime 1s -out "$out/bench-gpu-loop-off.json" ;;
 	3) step 3 "${LIMIT3:-300}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" reproduce table2 -methods lwgcn \
-		-datasets "$datasets" -quiet -results "$out/table2-gpu.json" ;;
+		-datasets "$datasets" -batch "${BATCH:-10}" -quiet -results "$out/table2-gpu.json" ;;
 	*) echo "gpu-check: unknown step $s" >&2; exit 2 ;;
 	esac
 done
