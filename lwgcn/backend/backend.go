@@ -85,6 +85,10 @@ type Info struct {
 	// Kernels are lwgcn's kernels that run on the pure-Go backend
 	// (gokernels.Active; none on XLA).
 	Kernels []string `json:"kernels,omitempty"`
+	// XLAFlags is XLA_FLAGS as the XLA plugin read it; XLAFlagsAdded says
+	// lwgcn added its GPU defaults (GPUAutotuneLevel) to them.
+	XLAFlags      string `json:"xla_flags,omitempty"`
+	XLAFlagsAdded bool   `json:"xla_flags_added,omitempty"`
 }
 
 // IsGo reports whether the pure-Go backend is in use.
@@ -122,6 +126,12 @@ func (i Info) String() string {
 	fmt.Fprintf(&b, " (%s)", strings.Join(details, ", "))
 	if i.Plugin != "" {
 		fmt.Fprintf(&b, " plugin %s, PJRT v%s", i.Plugin, i.PJRTVersion)
+	}
+	if i.XLAFlags != "" {
+		fmt.Fprintf(&b, ", %s=%q", EnvXLAFlags, i.XLAFlags)
+		if i.XLAFlagsAdded {
+			fmt.Fprintf(&b, " (%s=%d: lwgcn's GPU default)", autotuneFlag, GPUAutotuneLevel)
+		}
 	}
 	if i.Requested == "" {
 		b.WriteString(" — " + EnvBackend + " unset: " + DefaultReason)
@@ -198,6 +208,7 @@ func NewFor(requested string) (compute.Backend, Info, error) {
 			return nil, info, fmt.Errorf("backend: %s=%s: %s", EnvBackend, requested, oneLine(err))
 		}
 		info.Plugin, info.PJRTVersion = x.plugin, x.version
+		info.XLAFlags, info.XLAFlagsAdded = os.Getenv(EnvXLAFlags), x.flagsAdded
 		return b, finish(info, b, x.name), nil
 	default:
 		b, err := newOther(config)
@@ -291,6 +302,8 @@ type xlaPlugin struct {
 	name    string // "xla:cpu", with the options given after it (",tf32=false")
 	plugin  string // the plugin file ("" when go-xla found it)
 	version string // its PJRT C API version
+	// flagsAdded: lwgcn added its GPU defaults to XLA_FLAGS (setGPUDefaults).
+	flagsAdded bool
 }
 
 // newXLA creates the XLA backend for a configuration "xla[:plugin][,opts]"
@@ -357,6 +370,8 @@ func startXLA(plugin, options string) (compute.Backend, xlaPlugin, error) {
 		}
 		path = p
 	}
+	// Before the plugin starts: XLA reads its flags then.
+	added := setGPUDefaults(path)
 	version, err := loadPJRT(path)
 	if err != nil {
 		return nil, xlaPlugin{}, err
@@ -367,7 +382,7 @@ func startXLA(plugin, options string) (compute.Backend, xlaPlugin, error) {
 	}
 	// The options (e.g. ",tf32=false") stay in the name that results
 	// record: they change what a GPU computes.
-	return b, xlaPlugin{name: "xla:" + pluginNameOf(path) + options, plugin: path, version: version}, nil
+	return b, xlaPlugin{name: "xla:" + pluginNameOf(path) + options, plugin: path, version: version, flagsAdded: added}, nil
 }
 
 // pluginNameOf is the plugin name in a file name (pjrt_c_api_cpu_plugin.so:

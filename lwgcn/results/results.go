@@ -43,6 +43,10 @@ type Provenance struct {
 	// from the backend's generator (absent when every form ran as lwgcn
 	// chooses, and on pure Go).
 	Forms string `json:"forms,omitempty"`
+	// XLAFlags is XLA_FLAGS as an XLA run read it, lwgcn's GPU defaults
+	// included (backend.GPUAutotuneLevel); absent on pure Go, when unset,
+	// and in records made before it was recorded.
+	XLAFlags string `json:"xla_flags,omitempty"`
 	// Date is RFC 3339 (UTC).
 	Date string `json:"date"`
 }
@@ -64,6 +68,7 @@ func NewProvenance(backend string) Provenance {
 			off = append(off, "rng-masks")
 		}
 		p.Forms = strings.Join(off, "+")
+		p.XLAFlags = os.Getenv("XLA_FLAGS") // backend.EnvXLAFlags (results sits below backend)
 	}
 	return p
 }
