@@ -46,3 +46,32 @@ func TestFGDominatedNotes(t *testing.T) {
 		t.Errorf("a note without GCNII's row to compare with: %q", got)
 	}
 }
+
+// A comparison table's footer names the latest CPU run and, when its runs
+// span commits or machines, how many: the GPU runs are not counted.
+func TestComparisonFooterSpread(t *testing.T) {
+	var runs []results.Run
+	for s := range 4 {
+		r := handRun("table2", "texas", "gcn", s, "", 1)
+		r.Provenance.Machine = "M"
+		switch s {
+		case 1:
+			r.Provenance.Commit, r.Provenance.Date = "d", "2026-01-02T00:00:00Z"
+		case 2:
+			r.Provenance.Machine = "N"
+		case 3:
+			r.Provenance.Commit, r.Provenance.Backend, r.Provenance.Date = "g", "xla:xla_cuda_plugin.so", "2026-01-03T00:00:00Z"
+		}
+		runs = append(runs, r)
+	}
+	footer := func(runs []results.Run) string {
+		doc := Comparison("", Summaries(runs), []string{"texas"}, []string{"gcn"}, paper.Table2).Markdown()
+		return doc[strings.LastIndex(doc, "\n_"):]
+	}
+	if got, want := footer(runs), "commit d, backend go, 2026-01-02; M (the latest of 3 runs, recorded at 2 commits on 2 machines);"; !strings.Contains(got, want) {
+		t.Errorf("footer %q lacks %q", got, want)
+	}
+	if got := footer(runs[:1]); strings.Contains(got, "the latest of") {
+		t.Errorf("footer %q of runs from one commit and machine counts them", got)
+	}
+}

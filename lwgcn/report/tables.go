@@ -163,10 +163,44 @@ func Comparison(caption string, sums map[string]map[string]*Summary, datasets, m
 		if latest.Dirty {
 			c += "+dirty"
 		}
-		t.Footer(plot.Provenance(c, latest.Backend, d) + "; " + latest.Machine +
+		t.Footer(plot.Provenance(c, latest.Backend, d) + "; " + latest.Machine + spreadNote(sums, methods, datasets) +
 			"; accuracy in %, mean ± population std over runs")
 	}
 	return t
+}
+
+// spreadNote says, when the table's CPU runs were recorded at more than one
+// commit or on more than one machine, that the footer's provenance is the
+// latest of them: " (the latest of 1336 runs, recorded at 39 commits on 2
+// machines)"; "" when one commit and machine recorded them all.
+func spreadNote(sums map[string]map[string]*Summary, methods, datasets []string) string {
+	n := 0
+	commits, machines := map[string]bool{}, map[string]bool{}
+	for _, m := range methods {
+		for _, d := range datasets {
+			if sums[m][d] == nil {
+				continue
+			}
+			for _, r := range sums[m][d].Runs {
+				if r.Provenance.OnAccelerator() {
+					continue
+				}
+				n++
+				commits[results.ShortHash(r.Provenance.Commit)] = true
+				machines[r.Provenance.Machine] = true
+			}
+		}
+	}
+	if len(commits) <= 1 && len(machines) <= 1 {
+		return ""
+	}
+	plural := func(k int, what string) string {
+		if k == 1 {
+			return "1 " + what
+		}
+		return fmt.Sprintf("%d %ss", k, what)
+	}
+	return fmt.Sprintf(" (the latest of %d runs, recorded at %s on %s)", n, plural(len(commits), "commit"), plural(len(machines), "machine"))
 }
 
 // withinStds reports whether our mean lies within stds of the paper's
