@@ -218,7 +218,6 @@ func sweepSection(dir string) (string, error) {
 	b.WriteString("recorded with every run) and models trained on each (`lwgcn sweep`). The paper used Crocodile, whose\n")
 	b.WriteString("features are not here; LW-GCN\\G is label-wise aggregation without model selection, as in the paper's\n")
 	b.WriteString("appendix. The paper reports GCN worst near h = 1/C and LW-GCN\\G about 10 points ahead at h = 0.2.\n\n")
-	latest := latestProvenance(runs)
 	sessions, err := openSessions(dir, "sweep")
 	if err != nil {
 		return "", err
@@ -236,8 +235,7 @@ func sweepSection(dir string) (string, error) {
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "Runs of the %s sweep: %s.\n\n", experiments.DatasetTitle(base), figures.ProvenanceCounts(runsOf(runs, base)))
 	}
-	fmt.Fprintf(&b, "Latest run: %s.\n", latest)
-	return b.String(), nil
+	return strings.TrimSuffix(b.String(), "\n"), nil
 }
 
 // runsOf returns the runs on dataset.
