@@ -18,12 +18,20 @@
 #      executable per dataset; BATCH=1 trains each split alone);
 #   2b. Cora's full epoch on the GPU with GCNII's 64 layers unrolled
 #      (LWGCN_GCN2_LOOP=off) into bench-gpu-loop-off.json, to set against
-#      step 2's Cora row (the loop): the compile the loop saves on the GPU.
+#      step 2's Cora row (the loop): the compile the loop saves on the GPU;
+#   4. Squirrel's fixed cost per epoch (21 ms for one run and for ten on an
+#      H200): its LW-GCN epoch one run alone against ten batched
+#      (bench-batched, into bench-batched-gpu.json), then one bench epoch
+#      with XLA's optimised HLO dumped as text into build/gpu/logs/hlo.tgz
+#      (which ops the GPU runs, fused how).
 #
-# Environment: STEPS (default "1 1b 2 3 2b"), LIMIT1/LIMIT1B/LIMIT2/LIMIT3/
-# LIMIT2B (seconds per step, default 150/90/240/300/150), DATASETS (steps 2
-# and 3, default texas,chameleon,squirrel,cora), RESULTS_DIR (default
-# results).
+# lwgcn turns XLA's GPU autotuning off itself (backend.GPUAutotuneLevel);
+# XLA_FLAGS=--xla_gpu_autotune_level=4 measures it on.
+#
+# Environment: STEPS (default "1 1b 2 3 2b 4"), LIMIT1/LIMIT1B/LIMIT2/LIMIT3/
+# LIMIT2B/LIMIT4 (seconds per step, default 150/90/240/300/150/150),
+# DATASETS (steps 2 and 3, default texas,chameleon,squirrel,cora),
+# RESULTS_DIR (default results).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 plugin=${1:?usage: xla/gpu-check.sh /abs/path/xla_cuda_plugin.so}
@@ -55,7 +63,7 @@ step() { # step N LIMIT CMD...: run CMD with a time limit, log it, keep going
 	tail -n 25 "$bin/logs/step$n.log"
 	[ $rc -eq 0 ] || status=1
 }
-for s in ${STEPS:-1 1b 2 3 2b}; do
+for s in ${STEPS:-1 1b 2 3 2b 4}; do
 	case $s in
 	1) step 1 "${LIMIT1:-150}" env LWGCN_PARITY_XLA="$xla" "$bin/parity.test" -test.count=1 -test.v \
 		-test.run 'SparseForm|CellCompilesOnce|ModelsForwardAndGradients' ;;
@@ -68,6 +76,13 @@ for s in ${STEPS:-1 1b 2 3 2b}; do
 		-lwgcn cora -lwgcn-only -benchtime 1s -out "$out/bench-gpu-loop-off.json" ;;
 	3) step 3 "${LIMIT3:-300}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" reproduce table2 -methods lwgcn \
 		-datasets "$datasets" -batch "${BATCH:-10}" -quiet -results "$out/table2-gpu.json" ;;
+	4) step 4 "${LIMIT4:-150}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" bench-batched -datasets squirrel -runs 10 \
+		-procs 2 -blocks 1 -benchtime 1s -out "$out/bench-batched-gpu.json"
+		rm -rf "$bin/logs/hlo"
+		step 4-hlo "${LIMIT4:-150}" env XLA_FLAGS="${XLA_FLAGS:-} --xla_dump_to=$bin/logs/hlo --xla_dump_hlo_as_text" \
+			taskset -c 0,1 env GOMAXPROCS=2 "$bin/lwgcn" bench -backends "$xla" -lwgcn squirrel -lwgcn-only \
+			-benchtime 100ms -out "$bin/logs/bench-hlo.json"
+		tar czf "$bin/logs/hlo.tgz" -C "$bin/logs" hlo && rm -rf "$bin/logs/hlo" ;;
 	*) echo "gpu-check: unknown step $s" >&2; exit 2 ;;
 	esac
 done
