@@ -58,13 +58,16 @@ type provenanceGroup struct {
 	n int
 }
 
-// provenanceGroups groups runs by commit, machine and backend, the group
+// provenanceGroups groups runs by what their provenance line names but the
+// date (commit, machine, backend, kernels, forms, XLA flags), the group
 // with the latest run first.
 func provenanceGroups(runs []results.Run) []*provenanceGroup {
 	var groups []*provenanceGroup
 	byKey := map[string]*provenanceGroup{}
 	for _, r := range runs {
-		k := r.Provenance.ShortCommit() + "|" + r.Provenance.Machine + "|" + r.Provenance.Backend
+		p := r.Provenance
+		p.Date = ""
+		k := p.String()
 		g := byKey[k]
 		if g == nil {
 			g = &provenanceGroup{p: r.Provenance}

@@ -126,4 +126,29 @@ func TestProvenanceCounts(t *testing.T) {
 	if got := ProvenanceLine(runs[3:]); got != "2 runs; commit bbbbbbbbbb, backend xla:cpu, Intel, 2026-11-29" {
 		t.Fatalf("ProvenanceLine of one group = %q (like %q)", got, one)
 	}
+	// One commit and machine with two kernel sets (an A/B run), or two
+	// XLA_FLAGS, are two groups, each named with its own.
+	kernels := func(k string) results.Run {
+		return results.Run{Provenance: results.Provenance{Commit: "cccccccccccc", Machine: "Intel", Backend: "go",
+			Engine: "patched", Kernels: k, Date: "2026-11-29T00:00:00Z"}}
+	}
+	flags := func(f string) results.Run {
+		return results.Run{Provenance: results.Provenance{Commit: "cccccccccccc", Machine: "H", Backend: "xla:cuda",
+			XLAFlags: f, Date: "2026-11-29T00:00:00Z"}}
+	}
+	for _, c := range []struct {
+		runs []results.Run
+		want string
+	}{
+		{[]results.Run{kernels("adam"), kernels(""), kernels("adam")},
+			"2 at commit cccccccccc, backend go, no SIMD, lwgcn kernels adam, Intel, 2026-11-29; " +
+				"1 at commit cccccccccc, backend go, no SIMD, lwgcn kernels off, Intel, 2026-11-29"},
+		{[]results.Run{flags("--xla_gpu_autotune_level=0"), flags("")},
+			"1 at commit cccccccccc, backend xla:cuda, XLA_FLAGS --xla_gpu_autotune_level=0, H, 2026-11-29; " +
+				"1 at commit cccccccccc, backend xla:cuda, H, 2026-11-29"},
+	} {
+		if got := ProvenanceCounts(c.runs); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
+		}
+	}
 }

@@ -110,6 +110,9 @@ func (p Provenance) String() string {
 	if p.Forms != "" {
 		simd += ", forms off: " + p.Forms
 	}
+	if p.XLAFlags != "" {
+		simd += ", XLA_FLAGS " + p.XLAFlags
+	}
 	return fmt.Sprintf("commit %s, backend %s%s, %s, %s", c, p.Backend, simd, p.Machine, date)
 }
 
