@@ -13,12 +13,13 @@ import (
 // gpuTable2Datasets are the datasets of xla/gpu-check.sh's Table 2 column.
 var gpuTable2Datasets = []string{"texas", "chameleon", "squirrel", "cora"}
 
-// gpuTable2Section renders Table 2's LW-GCN row recorded on a GPU machine
+// GPUTable2Markdown renders (for docs/RESULTS.md and notebook 05) Table 2's
+// LW-GCN row recorded on a GPU machine
 // (results/table2-gpu.json, xla/gpu-check.sh step 3) beside the same cells
 // on the CPU (results/table2.json) and the paper, with each cell's speed:
 // the batch's ms per epoch and per split-epoch, its compile time and graphs
 // compiled, and the column's time-to-table. "" when the file is absent.
-func gpuTable2Section(dir string) (string, error) {
+func GPUTable2Markdown(dir string) (string, error) {
 	runs, err := openRuns(dir, "table2-gpu")
 	if err != nil || len(runs) == 0 {
 		return "", err

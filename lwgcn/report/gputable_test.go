@@ -17,7 +17,7 @@ import (
 // a dataset without GPU runs says so; no file, no section.
 func TestGPUTable2Section(t *testing.T) {
 	dir := t.TempDir()
-	if doc, err := gpuTable2Section(dir); err != nil || doc != "" {
+	if doc, err := GPUTable2Markdown(dir); err != nil || doc != "" {
 		t.Fatalf("without results/table2-gpu.json: %q, %v; want no section", doc, err)
 	}
 	var gpu, cpu []results.Run
@@ -37,7 +37,7 @@ func TestGPUTable2Section(t *testing.T) {
 	}
 	writeResults(t, filepath.Join(dir, "table2-gpu.json"), []results.Session{{ID: "G", WallSecs: 30}}, gpu)
 	writeResults(t, filepath.Join(dir, "table2.json"), []results.Session{{ID: "A", WallSecs: 10}}, cpu)
-	doc, err := gpuTable2Section(dir)
+	doc, err := GPUTable2Markdown(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
