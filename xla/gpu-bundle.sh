@@ -7,6 +7,8 @@
 #                   suite, the sparse forms and the compile-count test)
 #   datasets/    the four datasets' files (texas, chameleon, squirrel, cora)
 #                in the mirror's layout, with MANIFEST.tsv
+#   pyg_bench.py    the PyTorch Geometric anchor (../shared/anchors/pyg, beside
+#                   the mirror), which xla/pyg_gpu.py runs on the GPU (step 5)
 # Carry build/gpu to the GPU machine (about 30 MB), then run
 # xla/gpu-check.sh there (see xla/README.md, "GPU").
 set -euo pipefail
@@ -26,6 +28,8 @@ awk -F'\t' '$1=="texas"||$1=="chameleon"||$1=="squirrel"||$1=="cora"{print $2}' 
 		mkdir -p "$out.tmp/datasets/$(dirname "$f")"
 		cp "$mirror/$f" "$out.tmp/datasets/$f"
 	done
+anchor=$(dirname "$mirror")/anchors/pyg/pyg_bench.py
+if [ -f "$anchor" ]; then cp "$anchor" "$out.tmp/"; else echo "gpu-bundle: no $anchor: step 5 will not run" >&2; fi
 rm -rf "$out"
 mv "$out.tmp" "$out"
 du -sh "$out"

@@ -23,13 +23,18 @@
 #      H200): its LW-GCN epoch one run alone against ten batched
 #      (bench-batched, into bench-batched-gpu.json), then one bench epoch
 #      with XLA's optimised HLO dumped as text into build/gpu/logs/hlo.tgz
-#      (which ops the GPU runs, fused how).
+#      (which ops the GPU runs, fused how);
+#   5. (not in the default STEPS) GCN, GAT and GCNII epochs against PyTorch
+#      Geometric on the same GPU: the anchor's cases by xla/pyg_gpu.py (the
+#      image's torch and PyG, every tensor on CUDA) into pyg-gpu.jsonl, and
+#      lwgcn's `bench-batched -model M -runs 1` on XLA CUDA into
+#      bench-batched-gpu-M.json.
 #
 # lwgcn turns XLA's GPU autotuning off itself (backend.GPUAutotuneLevel);
 # XLA_FLAGS=--xla_gpu_autotune_level=4 measures it on.
 #
 # Environment: STEPS (default "1 1b 2 3 2b 4"), LIMIT1/LIMIT1B/LIMIT2/LIMIT3/
-# LIMIT2B/LIMIT4 (seconds per step, default 150/90/240/300/150/150),
+# LIMIT2B/LIMIT4/LIMIT5 (seconds per step, default 150/90/240/300/150/150/300),
 # DATASETS (steps 2 and 3, default texas,chameleon,squirrel,cora),
 # RESULTS_DIR (default results).
 set -uo pipefail
@@ -83,6 +88,12 @@ for s in ${STEPS:-1 1b 2 3 2b 4}; do
 			taskset -c 0,1 env GOMAXPROCS=2 "$bin/lwgcn" bench -backends "$xla" -lwgcn squirrel -lwgcn-only \
 			-benchtime 100ms -out "$bin/logs/bench-hlo.json"
 		tar czf "$bin/logs/hlo.tgz" -C "$bin/logs" hlo && rm -rf "$bin/logs/hlo" ;;
+	5) step 5-pyg "${LIMIT5:-300}" python3 xla/pyg_gpu.py --anchor "$bin/pyg_bench.py" --data "$bin/datasets" \
+			--datasets "$datasets" --out "$out/pyg-gpu.jsonl"
+		for m in gcn gat gcnii; do
+			step "5-$m" "${LIMIT5:-300}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" bench-batched -model $m -runs 1 \
+				-datasets "$datasets" -procs 2 -blocks 1 -benchtime 1s -out "$out/bench-batched-gpu-$m.json"
+		done ;;
 	*) echo "gpu-check: unknown step $s" >&2; exit 2 ;;
 	esac
 done
