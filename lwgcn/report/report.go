@@ -35,7 +35,7 @@ var sections = []func(resultsDir string) (string, error){
 	PyGAnchorMarkdown,   // speed: GCN, GAT and GCNII against PyTorch Geometric
 	engineSection,       // the pure-Go engine with and without lwgcn's kernels
 	backendsSection,     // pure Go against XLA (and a GPU)
-	GPUTable2Markdown,    // Table 2's LW-GCN row on a GPU
+	GPUTable2Markdown,   // Table 2's LW-GCN row on a GPU
 	sweepSection,        // the synthetic homophily sweep (Fig. 2)
 	depthSection,        // depth sensitivity
 	gridSection,         // the grid search
