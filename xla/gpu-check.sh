@@ -3,7 +3,8 @@
 # short run, with what xla/gpu-bundle.sh built and carried in build/gpu/.
 # PLUGIN is the CUDA PJRT plugin (xla_cuda_plugin.so; see xla/README.md).
 # Each step has its own time limit, so that one slow XLA CUDA compile does
-# not take the others' time; logs go to build/gpu/logs/, results to
+# not take the others' time; logs go to build/gpu/logs/ (and, tarred, to
+# RESULTS_DIR/gpu-logs.tgz when RESULTS_DIR is set), results to
 # results/bench-gpu.json (merged row by row) and results/table2-gpu.json.
 #
 #   1. parity (lwgcn/parity on the GPU against pure Go): the sparse
@@ -97,4 +98,7 @@ for s in ${STEPS:-1 1b 2 3 2b 4}; do
 	*) echo "gpu-check: unknown step $s" >&2; exit 2 ;;
 	esac
 done
+# With RESULTS_DIR set (under the device's $OUT), the logs in one file
+# beside the results: a device call brings back at most 8 files.
+if [ -n "${RESULTS_DIR:-}" ]; then tar czf "$out/gpu-logs.tgz" -C "$bin" logs; fi
 exit $status
