@@ -57,7 +57,7 @@ func addBatchFlag(fs *flag.FlagSet) *int {
 		"the methods measured faster batched, "+strings.Join(experiments.BatchedMethodsByDefault(), ", ")+
 		fmt.Sprintf(" (GCNII while layers x nodes x hidden <= %d, GPRGNN from %d edges, FAGCN from %d)",
 			zoo.GCNIIAutoBatchMaxWork, zoo.GPRGNNAutoBatchMinEdges, zoo.FAGCNAutoBatchMinEdges)+
-		", as many runs as memory allows; the others alone), 1 = every run alone, N = N runs per "+
+		", and on a GPU LW-GCN and its variants, as many runs as memory allows; the others alone), 1 = every run alone, N = N runs per "+
 		"computation for every method (the baselines, LW-GCN and its ablations)")
 }
 

@@ -94,6 +94,9 @@ type Info struct {
 // IsGo reports whether the pure-Go backend is in use.
 func (i Info) IsGo() bool { return i.Name == gobackend.BackendName }
 
+// OnGPU reports whether the backend is XLA on a GPU plugin (CUDA, ROCm).
+func (i Info) OnGPU() bool { return !i.IsGo() && i.Plugin != "" && isGPUPlugin(i.Plugin) }
+
 // String is the one line printed at the start of every run, e.g.
 //
 //	backend: go (pure Go, SIMD on, fusion off: lwgcn default) — GOMLX_BACKEND unset; XLA unavailable: ...

@@ -59,3 +59,19 @@ func TestXLAFlagsInLine(t *testing.T) {
 		t.Errorf("backend line %q credits lwgcn with flags the user set", line)
 	}
 }
+
+func TestOnGPU(t *testing.T) {
+	for _, c := range []struct {
+		i    Info
+		want bool
+	}{
+		{Info{Name: "xla:xla_cuda_plugin.so,tf32=false", Plugin: "/opt/jax_plugins/xla_cuda13/xla_cuda_plugin.so"}, true},
+		{Info{Name: "xla:rocm", Plugin: "/x/pjrt_c_api_rocm_plugin.so"}, true},
+		{Info{Name: "xla:cpu", Plugin: "/work/build/xla/pjrt_c_api_cpu_plugin.so"}, false},
+		{Info{Name: "go"}, false},
+	} {
+		if got := c.i.OnGPU(); got != c.want {
+			t.Errorf("%+v.OnGPU() = %v, want %v", c.i, got, c.want)
+		}
+	}
+}

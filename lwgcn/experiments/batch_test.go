@@ -222,6 +222,27 @@ func TestBatchAutoChoice(t *testing.T) {
 			t.Errorf("batchSize(mode %d, %s on %s, %+v) batches = %v, want %v", c.mode, c.name, c.dataset, c.o, got, c.want)
 		}
 	}
+	// On a GPU (as its backend.Info says) BatchAuto batches LW-GCN and its
+	// variants; -batch 1 still trains them alone.
+	gpu := info
+	gpu.Name, gpu.Plugin = "xla:xla_cuda_plugin.so,tf32=false", "/opt/jax_plugins/xla_cuda13/xla_cuda_plugin.so"
+	g, err := LoadGraph(context.Background(), "texas", dstest.Options(t)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		mode int
+		want bool
+	}{{"lwgcn", BatchAuto, true}, {"lwgcn-g", BatchAuto, true}, {"lwgcn", BatchAlone, false}} {
+		m, err := NewMethod(c.name, Env{Backend: b, Info: gpu, Graph: g, Dataset: "texas"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, got := batchSize(c.mode, m); got != c.want {
+			t.Errorf("on a GPU, batchSize(mode %d, %s) batches = %v, want %v", c.mode, c.name, got, c.want)
+		}
+	}
 }
 
 // Overrides.Settings set a method's settings by name, zero values included

@@ -17,8 +17,8 @@
 // The runs still missing in a cell (one method on one dataset, or one sweep
 // point) train together in one computation (the runs axis of package
 // train) when the batch mode asks for it (Spec.Batch: BatchAuto batches the
-// methods whose zoo entry was measured faster batched, zoo.Entry.AutoBatch;
-// BatchAlone none; N every method, N runs per computation). A sweep trains MLP,
+// methods whose zoo entry was measured faster batched, zoo.Entry.AutoBatch,
+// and LW-GCN with its variants on a GPU; BatchAlone none; N every method, N runs per computation). A sweep trains MLP,
 // which never reads the edges, once per split and degree. LW-GCN's
 // pseudo-labeller f_P (an MLP too) is trained once per (split, seed) in an
 // invocation and its pseudo-labels shared (labelwise.PseudoCache): by every
