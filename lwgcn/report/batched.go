@@ -106,9 +106,9 @@ func batchedSpeedSection(dir string) (string, error) {
 	b.WriteString("GCN, GAT, MLP, GCNII up to zoo.GCNIIAutoBatchMaxWork (layers x nodes x hidden; Cora's and\n")
 	b.WriteString("Citeseer's deep GCNIIs are slower batched and run alone), GPRGNN from\n")
 	b.WriteString("zoo.GPRGNNAutoBatchMinEdges edges and FAGCN from zoo.FAGCNAutoBatchMinEdges;\n")
-	b.WriteString("not LW-GCN on a CPU (not faster batched), which is batched on a GPU (10 runs cost 2-10x less per\n")
-	b.WriteString("split-epoch there: \"Table 2's LW-GCN row on a GPU\"). The other baselines run alone unless `-batch N`\n")
-	b.WriteString("asks for batches.\n")
+	b.WriteString("not LW-GCN on a CPU (not faster batched), which is batched on a GPU (cheaper per split-epoch there:\n")
+	b.WriteString("\"Table 2's LW-GCN row on a GPU\" against the GPU speed table's one-run epoch). The other baselines run\n")
+	b.WriteString("alone unless `-batch N` asks for batches.\n")
 	var models []string
 	for _, r := range f.Rows {
 		if !slices.Contains(models, r.Model) {
