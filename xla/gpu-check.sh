@@ -24,7 +24,7 @@
 #      H200): its LW-GCN epoch one run alone against ten batched
 #      (bench-batched, into bench-batched-gpu.json), then one bench epoch
 #      with XLA's optimised HLO dumped as text into build/gpu/logs/hlo.tgz
-#      (which ops the GPU runs, fused how);
+#      (which ops the GPU runs, fused how; HLO=0 skips the dump);
 #   5. (not in the default STEPS) GCN, GAT and GCNII epochs against PyTorch
 #      Geometric on the same GPU: the anchor's cases by xla/pyg_gpu.py (the
 #      image's torch and PyG, every tensor on CUDA) into pyg-gpu.jsonl, and
@@ -84,6 +84,7 @@ for s in ${STEPS:-1 1b 2 3 2b 4}; do
 		-datasets "$datasets" -batch "${BATCH:-10}" -quiet -results "$out/table2-gpu.json" ;;
 	4) step 4 "${LIMIT4:-150}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" bench-batched -datasets squirrel -runs 10 \
 		-procs 2 -blocks 1 -benchtime 1s -out "$out/bench-batched-gpu.json"
+		[ "${HLO:-1}" = 0 ] && continue
 		rm -rf "$bin/logs/hlo"
 		step 4-hlo "${LIMIT4:-150}" env XLA_FLAGS="${XLA_FLAGS:-} --xla_dump_to=$bin/logs/hlo --xla_dump_hlo_as_text" \
 			taskset -c 0,1 env GOMAXPROCS=2 "$bin/lwgcn" bench -backends "$xla" -lwgcn squirrel -lwgcn-only \

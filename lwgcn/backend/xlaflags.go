@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/gobackend"
 )
 
 // EnvXLAFlags is XLA's own flags variable, read when a plugin starts.
@@ -26,6 +29,17 @@ const autotuneFlag = "--xla_gpu_autotune_level"
 func isGPUPlugin(plugin string) bool {
 	base := strings.ToLower(filepath.Base(plugin))
 	return strings.Contains(base, "cuda") || strings.Contains(base, "rocm")
+}
+
+// IsGPU reports whether b is XLA on a GPU plugin (CUDA, ROCm): what the
+// graph builders ask where a GPU wants another form than a CPU (e.g.
+// sparse's segment products in one block, not a loop of chunks).
+func IsGPU(b compute.Backend) bool {
+	if b == nil || b.Name() == gobackend.BackendName {
+		return false
+	}
+	p, ok := b.(interface{ PluginName() string })
+	return ok && isGPUPlugin(p.PluginName())
 }
 
 // withGPUDefaults returns the XLA flags flags with lwgcn's GPU defaults

@@ -7,6 +7,8 @@ import (
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
+
+	"github.com/lwgcn/toolkit/lwgcn/backend"
 )
 
 // Form is how a product with a sparse matrix (SpMat.Mul, SpMat.MulRuns) is
@@ -183,10 +185,29 @@ func (m *SpMat) mulRunsSegment(x, vals *Node, runs int) *Node {
 // glibc's largest mmap threshold (larger temporaries are fresh mappings at
 // every call); none of the paper's products lies between 10 and 227 MB to
 // place it better.
+//
+// On a GPU the products stay one block at any size: the loop is a CPU
+// cache trick, and XLA's GPU runtime copies a While loop's predicate to
+// the host at every iteration, so Squirrel's 218 chunks per product made
+// its full LW-GCN epoch ~21 ms on an H200 for one run or ten (host-bound:
+// the host's CPU busy for the whole epoch), while its blocks (0.2-2 GB
+// with ten runs) fit the device many times over.
 var (
 	SegmentLoopBytes  = 32 << 20
 	SegmentChunkBytes = 1 << 20
 )
+
+// segmentChunk returns the entries per chunk of a FormSegment product with
+// nnz entries whose gathered rows are rowBytes long, or 0 for one block:
+// one block up to SegmentLoopBytes, for at most one chunk's entries, and
+// always on a GPU.
+func segmentChunk(nnz, rowBytes int, onGPU bool) int {
+	chunk := max(256, SegmentChunkBytes/max(1, rowBytes))
+	if onGPU || nnz*rowBytes <= SegmentLoopBytes || nnz <= chunk {
+		return 0
+	}
+	return chunk
+}
 
 // segmentProduct is rs ⊙ (B_r·(cs ⊙ x_r)) in FormSegment for R runs (x
 // [NumCols, R·H], run r in columns r·H...; vals [NNZ, R] the entries'
@@ -246,8 +267,8 @@ func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
 		c := blk.Shape().Dimensions[0]
 		return Reshape(Mul(Reshape(blk, c, runs, w/runs), ExpandAxes(vals, -1)), c, w)
 	}
-	chunk := max(256, SegmentChunkBytes/max(1, w*dt.Size()))
-	if nnz*w*dt.Size() <= SegmentLoopBytes || nnz <= chunk {
+	chunk := segmentChunk(nnz, w*dt.Size(), backend.IsGPU(g.Backend()))
+	if chunk == 0 {
 		return ScatterSum(zeros, to, block(x, from, vals), sorted, false)
 	}
 	// Iteration i takes the entries from start_i = min(i·chunk, NNZ-chunk):
