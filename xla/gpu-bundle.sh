@@ -18,7 +18,14 @@ mirror=${LWGCN_MIRROR:?set LWGCN_MIRROR to the datasets mirror (e.g. /work/share
 out=build/gpu
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp/datasets"
-go build -ldflags='-s -w' -o "$out.tmp/lwgcn" ./cmd/lwgcn
+# The commit stamped at link time, as the Makefile's build does: on the GPU
+# machine the binary runs in a copy of the tree whose git (if any) is not
+# this one's, so it could not tell its commit otherwise.
+bi=github.com/lwgcn/toolkit/lwgcn/buildinfo
+dirty=false
+[ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=true
+go build -buildvcs=false -ldflags="-s -w -X $bi.commitStamp=$(git rev-parse HEAD) -X $bi.dirtyStamp=$dirty" \
+	-o "$out.tmp/lwgcn" ./cmd/lwgcn
 go test -c -ldflags='-s -w' -o "$out.tmp/parity.test" ./lwgcn/parity
 gzip -9 "$out.tmp/lwgcn" "$out.tmp/parity.test"
 cp "$mirror/MANIFEST.tsv" "$out.tmp/datasets/"

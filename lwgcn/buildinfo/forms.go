@@ -3,6 +3,7 @@ package buildinfo
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -39,3 +40,37 @@ const EnvHashMasks = "LWGCN_HASH_MASKS"
 // HashMasksOn reads EnvHashMasks: on when unset; an unknown value is an
 // error naming the variable.
 func HashMasksOn() (bool, error) { return onOff(EnvHashMasks) }
+
+// EnvXLADenseMaxNodes, an integer, replaces sparse.XLADenseMaxNodes (the
+// largest adjacency, in nodes, whose products run as a dense GEMM on XLA)
+// for A/B runs of the forms on a device (xla/gpu-check.sh); results record
+// it (results.Provenance.Forms: "dense-max-nodes=N").
+const EnvXLADenseMaxNodes = "LWGCN_XLA_DENSE_MAX_NODES"
+
+// XLADenseMaxNodes reads EnvXLADenseMaxNodes: set reports whether it is;
+// a value that is not a non-negative integer is an error naming the
+// variable.
+func XLADenseMaxNodes() (n int, set bool, err error) { return count(EnvXLADenseMaxNodes) }
+
+// EnvSegmentGPUChunkMiB, an integer, replaces sparse.SegmentGPUChunkBytes
+// (on a GPU, the segment products' chunk, in MiB; 0: one block at any
+// size) for A/B runs; results record it (results.Provenance.Forms:
+// "segment-gpu-chunk=N MiB").
+const EnvSegmentGPUChunkMiB = "LWGCN_SEGMENT_GPU_CHUNK_MIB"
+
+// SegmentGPUChunkMiB reads EnvSegmentGPUChunkMiB as XLADenseMaxNodes reads
+// its variable.
+func SegmentGPUChunkMiB() (n int, set bool, err error) { return count(EnvSegmentGPUChunkMiB) }
+
+// count reads a non-negative integer from the environment variable env.
+func count(env string) (int, bool, error) {
+	v, ok := os.LookupEnv(env)
+	if !ok || strings.TrimSpace(v) == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0, true, fmt.Errorf("%s=%q: want a non-negative integer", env, v)
+	}
+	return n, true, nil
+}

@@ -41,7 +41,9 @@ type Provenance struct {
 	// by "+": "gcnii-unrolled" when buildinfo.EnvGCN2Loop unrolled GCNII's
 	// layers, "rng-masks" when buildinfo.EnvHashMasks drew the dropout masks
 	// from the backend's generator (absent when every form ran as lwgcn
-	// chooses, and on pure Go).
+	// chooses, and on pure Go); "dense-max-nodes=N" and
+	// "segment-gpu-chunk=NMiB" when buildinfo.EnvXLADenseMaxNodes or
+	// buildinfo.EnvSegmentGPUChunkMiB replaced those limits.
 	Forms string `json:"forms,omitempty"`
 	// XLAFlags is XLA_FLAGS as an XLA run read it, lwgcn's GPU defaults
 	// included (backend.GPUAutotuneLevel); absent on pure Go, when unset,
@@ -66,6 +68,12 @@ func NewProvenance(backend string) Provenance {
 		}
 		if on, err := buildinfo.HashMasksOn(); err == nil && !on {
 			off = append(off, "rng-masks")
+		}
+		if n, set, err := buildinfo.XLADenseMaxNodes(); err == nil && set {
+			off = append(off, fmt.Sprintf("dense-max-nodes=%d", n))
+		}
+		if n, set, err := buildinfo.SegmentGPUChunkMiB(); err == nil && set {
+			off = append(off, fmt.Sprintf("segment-gpu-chunk=%dMiB", n))
 		}
 		p.Forms = strings.Join(off, "+")
 		p.XLAFlags = os.Getenv("XLA_FLAGS") // backend.EnvXLAFlags (results sits below backend)

@@ -149,4 +149,9 @@ func TestProvenanceForms(t *testing.T) {
 	if q := NewProvenance("xla:cpu"); q.Forms != "gcnii-unrolled+rng-masks" {
 		t.Errorf("both off: forms %q, want gcnii-unrolled+rng-masks", q.Forms)
 	}
+	t.Setenv("LWGCN_XLA_DENSE_MAX_NODES", "6000")
+	t.Setenv("LWGCN_SEGMENT_GPU_CHUNK_MIB", "256")
+	if q := NewProvenance("xla:cuda"); q.Forms != "gcnii-unrolled+rng-masks+dense-max-nodes=6000+segment-gpu-chunk=256MiB" {
+		t.Errorf("limits replaced: forms %q", q.Forms)
+	}
 }

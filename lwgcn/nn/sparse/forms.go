@@ -9,6 +9,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph"
 
 	"github.com/lwgcn/toolkit/lwgcn/backend"
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 )
 
 // Form is how a product with a sparse matrix (SpMat.Mul, SpMat.MulRuns) is
@@ -85,7 +86,13 @@ func FormFor(backendName string, rows, cols int) Form {
 	if backendName == gobackend.BackendName {
 		return FormELL
 	}
-	if rows*cols <= XLADenseMaxNodes*XLADenseMaxNodes {
+	maxNodes := XLADenseMaxNodes
+	if n, set, err := buildinfo.XLADenseMaxNodes(); err != nil {
+		panic(fmt.Sprintf("sparse: %v", err))
+	} else if set {
+		maxNodes = n
+	}
+	if rows*cols <= maxNodes*maxNodes {
 		return FormDense
 	}
 	return FormSegment
@@ -186,24 +193,41 @@ func (m *SpMat) mulRunsSegment(x, vals *Node, runs int) *Node {
 // every call); none of the paper's products lies between 10 and 227 MB to
 // place it better.
 //
-// On a GPU the products stay one block at any size: the loop is a CPU
-// cache trick, and XLA's GPU runtime copies a While loop's predicate to
-// the host at every iteration, so Squirrel's 218 chunks per product made
-// its full LW-GCN epoch ~21 ms on an H200 for one run or ten (host-bound:
-// the host's CPU busy for the whole epoch), while its blocks (0.2-2 GB
-// with ten runs) fit the device many times over.
+// On a GPU the loop's 1 MiB chunks are far too small: XLA's GPU runtime
+// copies a While loop's predicate to the host at every iteration, so
+// Squirrel's 218 chunks per product made its full LW-GCN epoch 18.9 ms on
+// an H200, host-bound, against 2.7 ms in one block (same call, xla/README.md);
+// there the chunk is SegmentGPUChunkBytes.
 var (
 	SegmentLoopBytes  = 32 << 20
 	SegmentChunkBytes = 1 << 20
 )
 
+// SegmentGPUChunkBytes is the chunk of the segment products on a GPU: one
+// block up to it, beyond it a loop of chunks this large; 0: one block at
+// any size. buildinfo.EnvSegmentGPUChunkMiB replaces it for A/B runs.
+var SegmentGPUChunkBytes = 0
+
 // segmentChunk returns the entries per chunk of a FormSegment product with
 // nnz entries whose gathered rows are rowBytes long, or 0 for one block:
-// one block up to SegmentLoopBytes, for at most one chunk's entries, and
-// always on a GPU.
+// one block up to SegmentLoopBytes (SegmentGPUChunkBytes on a GPU) and for
+// at most one chunk's entries.
 func segmentChunk(nnz, rowBytes int, onGPU bool) int {
-	chunk := max(256, SegmentChunkBytes/max(1, rowBytes))
-	if onGPU || nnz*rowBytes <= SegmentLoopBytes || nnz <= chunk {
+	loopBytes, chunkBytes := SegmentLoopBytes, SegmentChunkBytes
+	if onGPU {
+		loopBytes = SegmentGPUChunkBytes
+		if mib, set, err := buildinfo.SegmentGPUChunkMiB(); err != nil {
+			panic(fmt.Sprintf("sparse: %v", err))
+		} else if set {
+			loopBytes = mib << 20
+		}
+		if loopBytes == 0 {
+			return 0
+		}
+		chunkBytes = loopBytes
+	}
+	chunk := max(256, chunkBytes/max(1, rowBytes))
+	if nnz*rowBytes <= loopBytes || nnz <= chunk {
 		return 0
 	}
 	return chunk

@@ -1,6 +1,10 @@
 package sparse
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestSegmentChunk: FormSegment loops over chunks only on a CPU and only
 // for blocks beyond SegmentLoopBytes; on a GPU every product is one block.
@@ -29,5 +33,59 @@ func TestSegmentChunk(t *testing.T) {
 		if got := segmentChunk(c.nnz, c.rowBytes, c.onGPU); got != c.want {
 			t.Errorf("%s: segmentChunk(%d, %d, gpu %v) = %d, want %d", c.name, c.nnz, c.rowBytes, c.onGPU, got, c.want)
 		}
+	}
+}
+
+// TestSegmentGPUChunk: on a GPU, SegmentGPUChunkBytes (or its variable)
+// sets both the largest block and the chunk; 0 keeps one block.
+func TestSegmentGPUChunk(t *testing.T) {
+	defer func(b int) { SegmentGPUChunkBytes = b }(SegmentGPUChunkBytes)
+	const nnz, row = 222274, 2560 * 4 // Squirrel, ten runs of 256 columns: 2.3 GB
+	SegmentGPUChunkBytes = 0
+	if got := segmentChunk(nnz, row, true); got != 0 {
+		t.Errorf("no GPU chunk: %d entries per chunk, want one block", got)
+	}
+	SegmentGPUChunkBytes = 256 << 20
+	if got, want := segmentChunk(nnz, row, true), 256<<20/row; got != want {
+		t.Errorf("256 MiB: %d entries per chunk, want %d", got, want)
+	}
+	if got := segmentChunk(nnz, 256*4, true); got != 0 { // one run: 227 MB
+		t.Errorf("256 MiB, one run: %d entries per chunk, want one block", got)
+	}
+	if got, want := segmentChunk(nnz, row, false), 256; got != want {
+		t.Errorf("CPU: %d entries per chunk, want %d (SegmentChunkBytes)", got, want)
+	}
+	t.Setenv("LWGCN_SEGMENT_GPU_CHUNK_MIB", "64")
+	if got, want := segmentChunk(nnz, row, true), 64<<20/row; got != want {
+		t.Errorf("LWGCN_SEGMENT_GPU_CHUNK_MIB=64: %d entries per chunk, want %d", got, want)
+	}
+	t.Setenv("LWGCN_SEGMENT_GPU_CHUNK_MIB", "0")
+	if got := segmentChunk(nnz, row, true); got != 0 {
+		t.Errorf("LWGCN_SEGMENT_GPU_CHUNK_MIB=0: %d entries per chunk, want one block", got)
+	}
+	t.Setenv("LWGCN_SEGMENT_GPU_CHUNK_MIB", "lots")
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "LWGCN_SEGMENT_GPU_CHUNK_MIB") {
+			t.Errorf("invalid value: panic %v, want one naming the variable", r)
+		}
+	}()
+	segmentChunk(nnz, row, true)
+}
+
+// TestFormForDenseOverride: LWGCN_XLA_DENSE_MAX_NODES replaces
+// XLADenseMaxNodes on XLA, not on pure Go.
+func TestFormForDenseOverride(t *testing.T) {
+	if got := FormFor("xla", 5201, 5201); got != FormSegment {
+		t.Fatalf("default: Squirrel's adjacency in %s, want segment", got)
+	}
+	t.Setenv("LWGCN_XLA_DENSE_MAX_NODES", "6000")
+	if got := FormFor("xla", 5201, 5201); got != FormDense {
+		t.Errorf("LWGCN_XLA_DENSE_MAX_NODES=6000: %s, want dense", got)
+	}
+	if got := FormFor("xla", 6001, 6001); got != FormSegment {
+		t.Errorf("LWGCN_XLA_DENSE_MAX_NODES=6000, 6001 nodes: %s, want segment", got)
+	}
+	if got := FormFor("go", 100, 100); got != FormELL {
+		t.Errorf("pure Go: %s, want ell", got)
 	}
 }
