@@ -193,10 +193,10 @@ func (m *SpMat) mulRunsSegment(x, vals *Node, runs int) *Node {
 // every call); none of the paper's products lies between 10 and 227 MB to
 // place it better.
 //
-// On a GPU the loop's 1 MiB chunks are far too small: XLA's GPU runtime
-// copies a While loop's predicate to the host at every iteration, so
-// Squirrel's 218 chunks per product made its full LW-GCN epoch 18.9 ms on
-// an H200, host-bound, against 2.7 ms in one block (same call, xla/README.md);
+// On a GPU the 1 MiB chunks are far too small: each While iteration costs
+// a round trip to the host (XLA's GPU runtime reads the loop's predicate
+// there), so Squirrel's 218 chunks per product made its full LW-GCN epoch
+// 18.9 ms on an H200, host-bound, against 2.7 ms in one block (same call);
 // there the chunk is SegmentGPUChunkBytes.
 var (
 	SegmentLoopBytes  = 32 << 20
@@ -206,7 +206,13 @@ var (
 // SegmentGPUChunkBytes is the chunk of the segment products on a GPU: one
 // block up to it, beyond it a loop of chunks this large; 0: one block at
 // any size. buildinfo.EnvSegmentGPUChunkMiB replaces it for A/B runs.
-var SegmentGPUChunkBytes = 0
+// Squirrel's LW-GCN epoch on an H200 (lwgcn bench-batched, ten runs
+// batched / one alone, ms per split-epoch; xla/README.md, "GPU"): 1 MiB
+// 6.6 / 16.6, 4 MiB 4.1 / 5.1, 8 MiB 3.3 / 4.0, 12 MiB 2.6 / 3.8, 16 MiB
+// 2.4 / 3.4, 24 MiB 2.2 / 3.2, 32 MiB 2.2 / 3.1, 64 MiB 18.9 / 3.1, 256 MiB
+// 33.2 / 3.0, one block 28.8 / 3.0: the ten runs' rows (10 KiB) made large
+// blocks slow (XLA's scatter; not profiled), one run's (1 KiB) did not.
+var SegmentGPUChunkBytes = 32 << 20
 
 // segmentChunk returns the entries per chunk of a FormSegment product with
 // nnz entries whose gathered rows are rowBytes long, or 0 for one block:

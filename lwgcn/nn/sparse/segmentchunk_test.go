@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestSegmentChunk: FormSegment loops over chunks only on a CPU and only
-// for blocks beyond SegmentLoopBytes; on a GPU every product is one block.
+// TestSegmentChunk: FormSegment loops over chunks only for blocks beyond
+// SegmentLoopBytes on a CPU (1 MiB chunks), SegmentGPUChunkBytes on a GPU
+// (chunks of that size).
 func TestSegmentChunk(t *testing.T) {
 	const f32 = 4
 	for _, c := range []struct {
@@ -19,11 +20,14 @@ func TestSegmentChunk(t *testing.T) {
 		// Squirrel's LW-GCN products: 222,274 entries of 256 float32
 		// columns (227 MB): 1 MiB chunks of 1,024 entries on a CPU.
 		{"squirrel cpu", 222274, 256 * f32, false, 1 << 20 / (256 * f32)},
-		{"squirrel gpu", 222274, 256 * f32, true, 0},
+		// On a GPU, SegmentGPUChunkBytes (32 MiB) chunks.
+		{"squirrel gpu", 222274, 256 * f32, true, 32 << 20 / (256 * f32)},
 		// Ten runs side by side: 10,240-byte rows, still at least 256
-		// entries per chunk.
+		// entries per chunk on a CPU.
 		{"squirrel 10 runs cpu", 222274, 2560 * f32, false, 256},
-		{"squirrel 10 runs gpu", 222274, 2560 * f32, true, 0},
+		{"squirrel 10 runs gpu", 222274, 2560 * f32, true, 32 << 20 / (2560 * f32)},
+		// Cora's on a GPU: one block.
+		{"cora gpu", 13264, 64 * f32, true, 0},
 		// Cora's (13,264 entries of 64 columns, 3.4 MB): one block.
 		{"cora cpu", 13264, 64 * f32, false, 0},
 		// Just over SegmentLoopBytes: a loop on a CPU.
