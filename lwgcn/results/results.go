@@ -116,7 +116,21 @@ func (p Provenance) String() string {
 		date = date[:10]
 	}
 	if p.Forms != "" {
-		simd += ", forms off: " + p.Forms
+		// Forms switched off by name; limits replaced as name=value.
+		var off, set []string
+		for _, f := range strings.Split(p.Forms, "+") {
+			if strings.Contains(f, "=") {
+				set = append(set, f)
+			} else {
+				off = append(off, f)
+			}
+		}
+		if len(off) > 0 {
+			simd += ", forms off: " + strings.Join(off, "+")
+		}
+		if len(set) > 0 {
+			simd += ", form limits " + strings.Join(set, " ")
+		}
 	}
 	if p.XLAFlags != "" {
 		simd += ", XLA_FLAGS " + p.XLAFlags

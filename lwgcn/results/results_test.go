@@ -153,5 +153,7 @@ func TestProvenanceForms(t *testing.T) {
 	t.Setenv("LWGCN_SEGMENT_GPU_CHUNK_MIB", "256")
 	if q := NewProvenance("xla:cuda"); q.Forms != "gcnii-unrolled+rng-masks+dense-max-nodes=6000+segment-gpu-chunk=256MiB" {
 		t.Errorf("limits replaced: forms %q", q.Forms)
+	} else if s := q.String(); !strings.Contains(s, "forms off: gcnii-unrolled+rng-masks, form limits dense-max-nodes=6000 segment-gpu-chunk=256MiB,") {
+		t.Errorf("footer %q does not name the forms off and the limits apart", s)
 	}
 }
