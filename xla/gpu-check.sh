@@ -20,16 +20,16 @@
 #   2b. Cora's full epoch on the GPU with GCNII's 64 layers unrolled
 #      (LWGCN_GCN2_LOOP=off) into bench-gpu-loop-off.json, to set against
 #      step 2's Cora row (the loop): the compile the loop saves on the GPU;
-#   4. Squirrel's fixed cost per epoch (21 ms for one run and for ten on an
-#      H200): its LW-GCN epoch one run alone against ten batched
-#      (bench-batched, into bench-batched-gpu.json), then one bench epoch
+#   4. Squirrel's LW-GCN epoch one run alone against ten batched
+#      (bench-batched, into bench-batched-gpu.json: the GPU chunk of the
+#      segment products, sparse.SegmentGPUChunkBytes, decides both), then one bench epoch
 #      with XLA's optimised HLO dumped as text into build/gpu/logs/hlo.tgz
 #      (which ops the GPU runs, fused how; HLO=0 skips the dump);
 #   5. (not in the default STEPS) GCN, GAT and GCNII epochs against PyTorch
 #      Geometric on the same GPU: the anchor's cases by xla/pyg_gpu.py (the
 #      image's torch and PyG, every tensor on CUDA) into pyg-gpu.jsonl, and
 #      lwgcn's `bench-batched -model M -runs 1` on XLA CUDA into
-#      bench-batched-gpu-M.json.
+#      bench-batched-gpu-M.json, all three as lwgcn-gpu.jsonl.
 #
 # lwgcn turns XLA's GPU autotuning off itself (backend.GPUAutotuneLevel);
 # XLA_FLAGS=--xla_gpu_autotune_level=4 measures it on.
@@ -95,7 +95,10 @@ for s in ${STEPS:-1 1b 2 3 2b 4}; do
 		for m in gcn gat gcnii; do
 			step "5-$m" "${LIMIT5:-300}" env GOMLX_BACKEND="$xla" "$bin/lwgcn" bench-batched -model $m -runs 1 \
 				-datasets "$datasets" -procs 2 -blocks 1 -benchtime 1s -out "$out/bench-batched-gpu-$m.json"
-		done ;;
+		done
+		# lwgcn's side as the anchor's lines: on the CPU machine,
+		# `lwgcn pyg-anchor -pyg pyg-gpu.jsonl -lwgcn lwgcn-gpu.jsonl -out results/bench-pyg-gpu.json`.
+		python3 xla/bench_lines.py "$out"/bench-batched-gpu-{gcn,gat,gcnii}.json >"$out/lwgcn-gpu.jsonl" ;;
 	*) echo "gpu-check: unknown step $s" >&2; exit 2 ;;
 	esac
 done

@@ -33,6 +33,11 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
 	b.WriteString(pygTable(rows))
 	more, err := otherHostFiles(dir, "bench-pyg", results.ReadPyGAnchor, func(path string, rows []results.PyGAnchor) (string, error) {
+		if slices.ContainsFunc(rows, func(r results.PyGAnchor) bool { return r.Device != "" }) {
+			return fmt.Sprintf("\nOn a GPU (results/%s, xla/gpu-check.sh step 5): the same epochs, lwgcn on XLA CUDA and PyG with\n"+
+				"every tensor on CUDA (xla/pyg_gpu.py runs the anchor's pyg_bench.py); threads are lwgcn's host threads\n"+
+				"(PyTorch's are in the footer), which matter little here:\n\n%s", filepath.Base(path), pygTable(rows)), nil
+		}
 		return fmt.Sprintf("\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows)), nil
 	})
 	if err != nil {
@@ -59,6 +64,7 @@ func pygTable(rows []results.PyGAnchor) string {
 	b.WriteString("| model | dataset | threads | lwgcn ms | PyG fastest ms (variant) | PyG fastest / lwgcn | PyG usual ms | PyG usual / lwgcn | lwgcn faster than PyG's fastest |\n")
 	b.WriteString("|:---|:---|---:|---:|---:|---:|---:|---:|:-:|\n")
 	machines, versions, commits := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	devices := map[string]bool{} // "NVIDIA H200 (lwgcn xla:..., PyTorch 16 threads)"
 	met, total := 0, 0
 	for _, r := range rows {
 		f := r.Fastest()
@@ -74,10 +80,17 @@ func pygTable(rows []results.PyGAnchor) string {
 		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %.2f (%s, %s features) | %.2fx | %s | %s | %s |\n", strings.ToUpper(r.Model),
 			experiments.DatasetTitle(r.Dataset), r.Threads, r.LwgcnMs, f.Ms, f.Adj, f.X, f.Ms/r.LwgcnMs, usual, usualRatio, yesNo(faster))
 		machines[r.Machine], versions[fmt.Sprintf("torch %s, PyG %s", r.Torch, r.PyGVersion)], commits[results.ShortHash(r.Commit)] = true, true, true
+		if r.Device != "" {
+			devices[fmt.Sprintf("%s (lwgcn %s, PyTorch %d host threads)", r.Device, r.Backend, r.PyGThreads)] = true
+		}
 	}
 	fmt.Fprintf(&b, "\nlwgcn faster than PyG's fastest variant in %d of %d rows.\n\n", met, total)
-	fmt.Fprintf(&b, "_lwgcn: commit %s; PyG: %s; machine: %s_\n", strings.Join(sortedKeys(commits), ", "),
-		strings.Join(sortedKeys(versions), ", "), strings.Join(sortedKeys(machines), ", "))
+	device := ""
+	if len(devices) > 0 {
+		device = "; device: " + strings.Join(sortedKeys(devices), ", ")
+	}
+	fmt.Fprintf(&b, "_lwgcn: commit %s; PyG: %s; machine: %s%s_\n", strings.Join(sortedKeys(commits), ", "),
+		strings.Join(sortedKeys(versions), ", "), strings.Join(sortedKeys(machines), ", "), device)
 	return b.String()
 }
 

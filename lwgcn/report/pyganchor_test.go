@@ -57,6 +57,32 @@ func TestPyGAnchorSection(t *testing.T) {
 			t.Errorf("the other host's table lacks %q:\n%s", want, got)
 		}
 	}
+	// A GPU run (rows with a device): its own paragraph, the device, lwgcn's
+	// backend and PyTorch's threads in its footer.
+	writeJSONFile(t, dir, "bench-pyg-gpu.json", []results.PyGAnchor{
+		{Dataset: "texas", Model: "gcn", Threads: 2, LwgcnMs: 0.71, Blocks: 1, Commit: "fed", Backend: "xla:xla_cuda_plugin.so,tf32=false",
+			Machine: "Intel(R) Xeon(R) Processor (family 6 model 207)", Device: "NVIDIA H200", PyGThreads: 16,
+			Torch: "2.11.0+cu130", PyGVersion: "2.8.0.post1", PyG: []results.PyGVariant{{Adj: "csr", X: "dense", Ms: 4.35}}},
+	})
+	got, err = PyGAnchorMarkdown(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpu := strings.Index(got, "On a GPU (results/bench-pyg-gpu.json, xla/gpu-check.sh step 5)")
+	if gpu < 0 || strings.Contains(got, "another run (results/bench-pyg-gpu.json") {
+		t.Fatalf("the GPU run has no paragraph of its own:\n%s", got)
+	}
+	for _, want := range []string{
+		"| GCN | Texas | 2 | 0.71 | 4.35 (csr, dense features) | 6.13x | – | – | yes |",
+		"; device: NVIDIA H200 (lwgcn xla:xla_cuda_plugin.so,tf32=false, PyTorch 16 host threads)_",
+	} {
+		if i := strings.Index(got, want); i < gpu {
+			t.Errorf("the GPU table lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "; device: ") != 1 {
+		t.Errorf("a CPU table names a device:\n%s", got)
+	}
 	if s, err := PyGAnchorMarkdown(t.TempDir()); s != "" || err != nil {
 		t.Errorf("no file: %q, %v", s, err)
 	}

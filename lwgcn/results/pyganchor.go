@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 )
 
 // PyGAnchor is one row of results/bench-pyg.json (a JSON list, written by
@@ -36,6 +37,11 @@ type PyGAnchor struct {
 	Backend string `json:"backend"`
 	Machine string `json:"machine"`
 	Vector  string `json:"vector,omitempty"`
+	// Device is the GPU both tools ran on (PyG's tensors on CUDA, lwgcn on
+	// XLA CUDA), "" on a CPU; there Threads is lwgcn's host threads
+	// (GOMAXPROCS) and PyGThreads PyTorch's, which the rows do not join by.
+	Device     string `json:"device,omitempty"`
+	PyGThreads int    `json:"pyg_threads,omitempty"`
 }
 
 // PyGVariant is one PyG variant's timing.
@@ -73,7 +79,12 @@ type pygLine struct {
 	CPUMs                                float64 `json:"cpu_ms_per_epoch"`
 	Epochs                               int     `json:"epochs_measured"`
 	Torch, PyG                           string
+	// Device is the CUDA device pyg_gpu.py ran on ("" or "cpu": the CPU).
+	Device string
 }
+
+// onGPU reports whether a PyG line ran on a GPU.
+func (l pygLine) onGPU() bool { return l.Device != "" && !strings.EqualFold(l.Device, "cpu") }
 
 type lwgcnLine struct {
 	Tool, Graphs, Dataset, Model, Commit, Backend, Machine, Vector string
@@ -147,6 +158,22 @@ func JoinPyGAnchor(pygPath, lwgcnPath string) ([]PyGAnchor, error) {
 			return nil, fmt.Errorf("results: %s:%d: want a PyG timing with adj, x and ms_mean > 0", pygPath, pygLines[i])
 		}
 		r := rows[key{l.Dataset, l.Model, l.Threads}]
+		if l.onGPU() {
+			// On a GPU the threads are the hosts': join by dataset and model.
+			var n int
+			for k, row := range rows {
+				if k.dataset == l.Dataset && k.model == l.Model {
+					r, n = row, n+1
+				}
+			}
+			if n > 1 {
+				return nil, fmt.Errorf("results: %s:%d: %s %s on %s: %d lwgcn timings in %s, want one", pygPath, pygLines[i], l.Model, l.Dataset, l.Device, n, lwgcnPath)
+			}
+			if r == nil {
+				return nil, fmt.Errorf("results: %s:%d: %s %s on %s has no lwgcn timing in %s", pygPath, pygLines[i], l.Model, l.Dataset, l.Device, lwgcnPath)
+			}
+			r.Device, r.PyGThreads = l.Device, l.Threads
+		}
 		if r == nil {
 			return nil, fmt.Errorf("results: %s:%d: %s %s at %d threads has no lwgcn timing in %s", pygPath, pygLines[i], l.Model, l.Dataset, l.Threads, lwgcnPath)
 		}

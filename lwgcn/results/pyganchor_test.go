@@ -74,3 +74,34 @@ func TestJoinPyGAnchorErrors(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestJoinPyGAnchorGPU: PyG's lines with a CUDA device join lwgcn's by
+// dataset and model (the thread counts are the hosts'), recording the
+// device and PyTorch's threads; two lwgcn timings of one cell are an error.
+func TestJoinPyGAnchorGPU(t *testing.T) {
+	gpu := func(line string) string {
+		return strings.Replace(strings.Replace(line, `"threads": 1`, `"threads": 16`, 1), `"pyg": "2.8.1"`, `"pyg": "2.8.1", "device": "NVIDIA H200"`, 1)
+	}
+	lwGPU := strings.Replace(strings.Replace(lwTexas, `"threads": 1`, `"threads": 2`, 1), `"backend": "go"`, `"backend": "xla:xla_cuda_plugin.so"`, 1)
+	rows, err := JoinPyGAnchor(writeLines(t, "pyg.jsonl", gpu(pygSlow), gpu(pygFast)), writeLines(t, "lw.jsonl", lwGPU))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 {
+		t.Fatalf("%d rows, want 1: %+v", len(rows), rows)
+	}
+	r := rows[0]
+	if r.Device != "NVIDIA H200" || r.Threads != 2 || r.PyGThreads != 16 || len(r.PyG) != 2 || r.Fastest().Ms != 4 {
+		t.Errorf("row %+v, want device NVIDIA H200, lwgcn 2 threads, PyG 16, two variants", r)
+	}
+	// The same lines without a device are CPU timings: 16 threads has no partner.
+	if _, err := JoinPyGAnchor(writeLines(t, "pyg.jsonl", strings.Replace(pygFast, `"threads": 1`, `"threads": 16`, 1)), writeLines(t, "lw.jsonl", lwGPU)); err == nil ||
+		!strings.Contains(err.Error(), "at 16 threads has no lwgcn timing") {
+		t.Errorf("CPU line at other threads: %v", err)
+	}
+	lw1 := strings.Replace(lwGPU, `"threads": 2`, `"threads": 1`, 1)
+	if _, err := JoinPyGAnchor(writeLines(t, "pyg.jsonl", gpu(pygFast)), writeLines(t, "lw.jsonl", lwGPU, lw1)); err == nil ||
+		!strings.Contains(err.Error(), "pyg.jsonl:1: gcn texas on NVIDIA H200: 2 lwgcn timings in ") {
+		t.Errorf("two lwgcn timings: %v", err)
+	}
+}
