@@ -95,7 +95,7 @@ type Info struct {
 func (i Info) IsGo() bool { return i.Name == gobackend.BackendName }
 
 // OnGPU reports whether the backend is XLA on a GPU plugin (CUDA, ROCm).
-func (i Info) OnGPU() bool { return !i.IsGo() && i.Plugin != "" && isGPUPlugin(i.Plugin) }
+func (i Info) OnGPU() bool { return !i.IsGo() && i.Plugin != "" && buildinfo.PluginOnGPU(i.Plugin) }
 
 // String is the one line printed at the start of every run, e.g.
 //

@@ -3,11 +3,12 @@ package backend
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/gobackend"
+
+	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 )
 
 // EnvXLAFlags is XLA's own flags variable, read when a plugin starts.
@@ -24,13 +25,6 @@ const GPUAutotuneLevel = 0
 
 const autotuneFlag = "--xla_gpu_autotune_level"
 
-// isGPUPlugin reports whether a plugin (a name such as "cuda" or a file
-// such as .../xla_cuda13/xla_cuda_plugin.so) runs on a GPU.
-func isGPUPlugin(plugin string) bool {
-	base := strings.ToLower(filepath.Base(plugin))
-	return strings.Contains(base, "cuda") || strings.Contains(base, "rocm")
-}
-
 // IsGPU reports whether b is XLA on a GPU plugin (CUDA, ROCm): what the
 // graph builders ask where a GPU wants another form than a CPU (e.g.
 // sparse's segment products in one block, not a loop of chunks).
@@ -39,7 +33,7 @@ func IsGPU(b compute.Backend) bool {
 		return false
 	}
 	p, ok := b.(interface{ PluginName() string })
-	return ok && isGPUPlugin(p.PluginName())
+	return ok && buildinfo.PluginOnGPU(p.PluginName())
 }
 
 // withGPUDefaults returns the XLA flags flags with lwgcn's GPU defaults
@@ -58,7 +52,7 @@ func withGPUDefaults(flags string) (string, bool) {
 // (and the workers it starts) before a GPU plugin starts, and reports
 // whether it added any.
 func setGPUDefaults(plugin string) bool {
-	if !isGPUPlugin(plugin) {
+	if !buildinfo.PluginOnGPU(plugin) {
 		return false
 	}
 	flags, added := withGPUDefaults(os.Getenv(EnvXLAFlags))

@@ -85,17 +85,7 @@ func NewProvenance(backend string) Provenance {
 // plugin (CUDA, ROCm, TPU) rather than a CPU: such runs come from another
 // machine than the CPU runs of a table, and reports keep them apart.
 func (p Provenance) OnAccelerator() bool {
-	// The plugin's name, without the options after it (",tf32=false").
-	b, _, _ := strings.Cut(strings.ToLower(p.Backend), ",")
-	if !strings.HasPrefix(b, "xla:") {
-		return false
-	}
-	for _, s := range []string{"cuda", "rocm", "tpu", "gpu"} {
-		if strings.Contains(b, s) {
-			return true
-		}
-	}
-	return false
+	return strings.HasPrefix(strings.ToLower(p.Backend), "xla:") && buildinfo.PluginOnAccelerator(p.Backend)
 }
 
 // String is a short provenance line for figure and table footers.
