@@ -5,9 +5,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gomlx/compute"
-	"github.com/gomlx/compute/gobackend"
-
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 )
 
@@ -24,17 +21,6 @@ const EnvXLAFlags = "XLA_FLAGS"
 const GPUAutotuneLevel = 0
 
 const autotuneFlag = "--xla_gpu_autotune_level"
-
-// IsGPU reports whether b is XLA on a GPU plugin (CUDA, ROCm): what the
-// graph builders ask where a GPU wants another form than a CPU (e.g.
-// sparse's segment products in one block, not a loop of chunks).
-func IsGPU(b compute.Backend) bool {
-	if b == nil || b.Name() == gobackend.BackendName {
-		return false
-	}
-	p, ok := b.(interface{ PluginName() string })
-	return ok && buildinfo.PluginOnGPU(p.PluginName())
-}
 
 // withGPUDefaults returns the XLA flags flags with lwgcn's GPU defaults
 // added (GPUAutotuneLevel), and whether it added any: a flag the user set

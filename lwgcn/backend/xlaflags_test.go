@@ -2,8 +2,6 @@ package backend
 
 import (
 	"os"
-
-	"github.com/gomlx/compute"
 	"strings"
 	"testing"
 )
@@ -74,35 +72,6 @@ func TestOnGPU(t *testing.T) {
 	} {
 		if got := c.i.OnGPU(); got != c.want {
 			t.Errorf("%+v.OnGPU() = %v, want %v", c.i, got, c.want)
-		}
-	}
-}
-
-// pluginBackend is a backend that only answers Name and PluginName.
-type pluginBackend struct {
-	compute.Backend
-	name, plugin string
-}
-
-func (b pluginBackend) Name() string       { return b.name }
-func (b pluginBackend) PluginName() string { return b.plugin }
-
-func TestIsGPU(t *testing.T) {
-	for _, c := range []struct {
-		b    compute.Backend
-		want bool
-	}{
-		{nil, false},
-		{pluginBackend{name: "go"}, false},
-		{pluginBackend{name: "xla", plugin: "cpu"}, false},
-		{pluginBackend{name: "xla", plugin: "/opt/venv/lib/jax_plugins/xla_cuda13/xla_cuda_plugin.so"}, true},
-		{pluginBackend{name: "xla", plugin: "cuda"}, true},
-		{pluginBackend{name: "xla", plugin: "rocm"}, true},
-		// A CPU plugin under a directory named for CUDA is still a CPU.
-		{pluginBackend{name: "xla", plugin: "/opt/cuda/pjrt_c_api_cpu_plugin.so"}, false},
-	} {
-		if got := IsGPU(c.b); got != c.want {
-			t.Errorf("IsGPU(%#v) = %v, want %v", c.b, got, c.want)
 		}
 	}
 }

@@ -9,8 +9,9 @@ import (
 // file such as .../xla_cuda13/xla_cuda_plugin.so, or a backend as results
 // record it, "xla:xla_cuda_plugin.so,tf32=false") runs on a GPU (CUDA,
 // ROCm), by its file's name. It lives here, below GoMLX, so that the
-// backend (which starts plugins) and the results (which read their
-// records) tell a GPU the same way.
+// backend (which starts plugins), the sparse engine (whose products take
+// another form on a GPU) and the results (which read their records) tell
+// a GPU the same way.
 func PluginOnGPU(plugin string) bool { return pluginHas(plugin, "cuda", "rocm") }
 
 // PluginOnAccelerator is PluginOnGPU with TPUs (and plugins named for a

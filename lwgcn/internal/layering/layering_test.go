@@ -28,7 +28,7 @@ var rules = []rule{
 	{"lwgcn/userdata", false, []string{"github.com/gomlx/", module + "/lwgcn/datasets"}, "users' files are read on the host, apart from the registered datasets", nil},
 	{"lwgcn/analysis", false, []string{"github.com/gomlx/"}, "analysis runs on the host", nil},
 	{"lwgcn/gokernels", false, []string{module + "/lwgcn/", "github.com/gomlx/gomlx"}, "the backend's kernels see only compute", nil},
-	{"lwgcn/nn/sparse", false, []string{module + "/lwgcn/"}, "the sparse engine sits below the layers (on the backend's kernels)", []string{module + "/lwgcn/gokernels"}},
+	{"lwgcn/nn/sparse", false, []string{module + "/lwgcn/"}, "the sparse engine sits below the layers (on the backend's kernels and the build's switches)", []string{module + "/lwgcn/gokernels", module + "/lwgcn/buildinfo"}},
 	{"lwgcn/nn", false, []string{module + "/lwgcn/models", module + "/lwgcn/train", module + "/lwgcn/labelwise", module + "/lwgcn/zoo"}, "layers know no models or trainer", nil},
 	{"lwgcn/models", false, []string{module + "/lwgcn/train", module + "/lwgcn/labelwise", module + "/lwgcn/zoo"}, "models know no trainer", nil},
 	{"lwgcn/train", false, []string{module + "/lwgcn/models", module + "/lwgcn/labelwise", module + "/lwgcn/zoo", module + "/lwgcn/experiments"}, "the trainer takes any nn.Model", nil},

@@ -3,12 +3,12 @@ package sparse
 import (
 	"fmt"
 
+	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph"
 
-	"github.com/lwgcn/toolkit/lwgcn/backend"
 	"github.com/lwgcn/toolkit/lwgcn/buildinfo"
 )
 
@@ -214,6 +214,16 @@ var (
 // blocks slow (XLA's scatter; not profiled), one run's (1 KiB) did not.
 var SegmentGPUChunkBytes = 32 << 20
 
+// onGPU reports whether b is XLA on a GPU plugin (CUDA, ROCm), where the
+// segment products take SegmentGPUChunkBytes.
+func onGPU(b compute.Backend) bool {
+	if b == nil || b.Name() == gobackend.BackendName {
+		return false
+	}
+	p, ok := b.(interface{ PluginName() string })
+	return ok && buildinfo.PluginOnGPU(p.PluginName())
+}
+
 // segmentChunk returns the entries per chunk of a FormSegment product with
 // nnz entries whose gathered rows are rowBytes long, or 0 for one block:
 // one block up to SegmentLoopBytes (SegmentGPUChunkBytes on a GPU) and for
@@ -297,7 +307,7 @@ func segmentSum(x, from, to, vals *Node, rows, runs int, sorted bool) *Node {
 		c := blk.Shape().Dimensions[0]
 		return Reshape(Mul(Reshape(blk, c, runs, w/runs), ExpandAxes(vals, -1)), c, w)
 	}
-	chunk := segmentChunk(nnz, w*dt.Size(), backend.IsGPU(g.Backend()))
+	chunk := segmentChunk(nnz, w*dt.Size(), onGPU(g.Backend()))
 	if chunk == 0 {
 		return ScatterSum(zeros, to, block(x, from, vals), sorted, false)
 	}
