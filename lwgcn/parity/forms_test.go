@@ -180,13 +180,14 @@ func TestSparseFormsEqual(t *testing.T) {
 				{form: sparse.FormSegment, chunk: 1}, {form: sparse.FormAuto}}
 			for _, b := range []compute.Backend{goB, xlaB} {
 				for _, v := range variants {
-					name, oldLoop, oldChunk := v.form.String(), sparse.SegmentLoopBytes, sparse.SegmentChunkBytes
+					name, oldLoop, oldChunk, oldGPU := v.form.String(), sparse.SegmentLoopBytes, sparse.SegmentChunkBytes, sparse.SegmentGPUChunkBytes
 					if v.chunk != 0 {
+						// On a GPU, SegmentGPUChunkBytes sets the chunk.
 						name += " (a loop of 256-entry chunks)"
-						sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = 0, v.chunk
+						sparse.SegmentLoopBytes, sparse.SegmentChunkBytes, sparse.SegmentGPUChunkBytes = 0, v.chunk, v.chunk
 					}
 					y, g, ops, _ := formProduct(t, b, m, x, w, c.runs, c.h, runVals, v.form)
-					sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = oldLoop, oldChunk
+					sparse.SegmentLoopBytes, sparse.SegmentChunkBytes, sparse.SegmentGPUChunkBytes = oldLoop, oldChunk, oldGPU
 					if v.chunk != 0 {
 						if loops := ops[NodeTypeWhile]; (m.NNZ() > 256) != (loops == 2) {
 							t.Errorf("%s, %s form, %d entries: %d While loops, want 2 (product and gradient) beyond 256 entries, else none",
@@ -283,12 +284,14 @@ func BenchmarkSparseForms(b *testing.B) {
 // form on matrices of about Squirrel's (5201 nodes, ~40 entries per row, x
 // [N, 256]), Chameleon's and Cora's sizes (x [N, 64]) with the entries in
 // one block and in While-loop chunks of several sizes
-// (sparse.SegmentChunkBytes; the measurement behind it and
-// sparse.SegmentLoopBytes), as the benchmark above selects its backend.
+// (sparse.SegmentChunkBytes, on a GPU sparse.SegmentGPUChunkBytes; the
+// measurement behind them and sparse.SegmentLoopBytes), as the benchmark
+// above selects its backend.
 func BenchmarkSegmentChunks(b *testing.B) {
 	xlaB := benchXLA(b)
-	defer func(loop, chunk int) { sparse.SegmentLoopBytes, sparse.SegmentChunkBytes = loop, chunk }(
-		sparse.SegmentLoopBytes, sparse.SegmentChunkBytes)
+	defer func(loop, chunk, gpu int) {
+		sparse.SegmentLoopBytes, sparse.SegmentChunkBytes, sparse.SegmentGPUChunkBytes = loop, chunk, gpu
+	}(sparse.SegmentLoopBytes, sparse.SegmentChunkBytes, sparse.SegmentGPUChunkBytes)
 	sparse.SegmentLoopBytes = 0
 	for _, c := range []struct{ n, deg, h int }{{5201, 40, 256}, {2277, 16, 64}, {2708, 4, 64}} {
 		m := formMatrix(b, c.n, c.n, c.deg, false, rand.New(rand.NewPCG(seed, 36)))
@@ -298,7 +301,8 @@ func BenchmarkSegmentChunks(b *testing.B) {
 				name = fmt.Sprintf("n=%d,h=%d/one-block", c.n, c.h)
 			}
 			b.Run(name, func(b *testing.B) {
-				sparse.SegmentChunkBytes = bytes
+				// On a GPU the chunk is SegmentGPUChunkBytes (0: one block).
+				sparse.SegmentChunkBytes, sparse.SegmentGPUChunkBytes = bytes, bytes%(1<<40)
 				benchProduct(b, xlaB, m, c.h, sparse.FormSegment)
 			})
 		}
