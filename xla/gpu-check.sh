@@ -72,7 +72,7 @@ step() { # step N LIMIT CMD...: run CMD with a time limit, log it, keep going
 for s in ${STEPS:-1 1b 2 3 2b 4}; do
 	case $s in
 	1) step 1 "${LIMIT1:-150}" env LWGCN_PARITY_XLA="$xla" "$bin/parity.test" -test.count=1 -test.v \
-		-test.run 'SparseForm|CellCompilesOnce|ModelsForwardAndGradients' ;;
+		-test.run 'SparseForm|SegmentGPUChunks|CellCompilesOnce|ModelsForwardAndGradients' ;;
 	# The dense/segment crossover on this device (sparse.XLADenseMaxNodes).
 	1b) step 1b "${LIMIT1B:-90}" env LWGCN_PARITY_XLA="$xla" "$bin/parity.test" -test.run '^$' -test.bench SparseForms \
 		-test.benchtime 20x ;;
