@@ -32,18 +32,27 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 	b.WriteString("(lwgcn faster than it at equal threads); *PyG usual* is `edge_index` with dense features, what most PyG code runs.\n")
 	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
 	b.WriteString(pygTable(rows))
-	more, err := otherHostFiles(dir, "bench-pyg", results.ReadPyGAnchor, func(path string, rows []results.PyGAnchor) (string, error) {
-		if slices.ContainsFunc(rows, func(r results.PyGAnchor) bool { return r.Device != "" }) {
-			return fmt.Sprintf("\nOn a GPU (results/%s, xla/gpu-check.sh step 5): the same epochs, lwgcn on XLA CUDA and PyG with\n"+
-				"every tensor on CUDA (xla/pyg_gpu.py runs the anchor's pyg_bench.py); threads are lwgcn's host threads\n"+
-				"(PyTorch's are in the footer), which matter little here:\n\n%s", filepath.Base(path), pygTable(rows)), nil
-		}
-		return fmt.Sprintf("\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows)), nil
-	})
-	if err != nil {
-		return "", err
+	// Other CPU hosts' runs, then GPU runs (rows with a device) last.
+	onGPU := func(rows []results.PyGAnchor) bool {
+		return slices.ContainsFunc(rows, func(r results.PyGAnchor) bool { return r.Device != "" })
 	}
-	b.WriteString(more)
+	for _, gpu := range []bool{false, true} {
+		more, err := otherHostFiles(dir, "bench-pyg", results.ReadPyGAnchor, func(path string, rows []results.PyGAnchor) (string, error) {
+			switch {
+			case onGPU(rows) != gpu:
+				return "", nil
+			case gpu:
+				return fmt.Sprintf("\nOn a GPU (results/%s, xla/gpu-check.sh step 5): the same epochs, lwgcn on XLA CUDA and PyG with\n"+
+					"every tensor on CUDA (xla/pyg_gpu.py runs the anchor's pyg_bench.py); threads are lwgcn's host threads\n"+
+					"(PyTorch's are in the footer), which matter little here:\n\n%s", filepath.Base(path), pygTable(rows)), nil
+			}
+			return fmt.Sprintf("\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows)), nil
+		})
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(more)
+	}
 	return b.String(), nil
 }
 

@@ -72,6 +72,9 @@ func TestPyGAnchorSection(t *testing.T) {
 	if gpu < 0 || strings.Contains(got, "another run (results/bench-pyg-gpu.json") {
 		t.Fatalf("the GPU run has no paragraph of its own:\n%s", got)
 	}
+	if cpu := strings.Index(got, "another run (results/bench-pyg-intel.json"); cpu < 0 || gpu < cpu {
+		t.Errorf("the GPU run is not after the other CPU host's:\n%s", got)
+	}
 	for _, want := range []string{
 		"| GCN | Texas | 2 | 0.71 | 4.35 (csr, dense features) | 6.13x | – | – | yes |",
 		"; device: NVIDIA H200 (lwgcn xla:xla_cuda_plugin.so,tf32=false, PyTorch 16 host threads)_",
