@@ -193,11 +193,11 @@ func (m *SpMat) mulRunsSegment(x, vals *Node, runs int) *Node {
 // every call); none of the paper's products lies between 10 and 227 MB to
 // place it better.
 //
-// On a GPU the 1 MiB chunks are far too small: each While iteration costs
-// a round trip to the host (XLA's GPU runtime reads the loop's predicate
-// there), so Squirrel's 218 chunks per product made its full LW-GCN epoch
-// 18.9 ms on an H200, host-bound, against 2.7 ms in one block (same call);
-// there the chunk is SegmentGPUChunkBytes.
+// On a GPU the 1 MiB chunks are far too small: XLA's GPU runtime drives a
+// While loop from the host, iteration by iteration, so Squirrel's 218
+// chunks per product made its full LW-GCN epoch 18.9 ms on an H200,
+// host-bound (CPU time equal to wall time), against 2.7 ms in one block
+// (same call); there the chunk is SegmentGPUChunkBytes.
 var (
 	SegmentLoopBytes  = 32 << 20
 	SegmentChunkBytes = 1 << 20
