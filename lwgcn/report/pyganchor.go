@@ -33,26 +33,21 @@ func PyGAnchorMarkdown(dir string) (string, error) {
 	b.WriteString("Ratios above 1: lwgcn is faster.\n\n")
 	b.WriteString(pygTable(rows))
 	// Other CPU hosts' runs, then GPU runs (rows with a device) last.
-	onGPU := func(rows []results.PyGAnchor) bool {
-		return slices.ContainsFunc(rows, func(r results.PyGAnchor) bool { return r.Device != "" })
-	}
-	for _, gpu := range []bool{false, true} {
-		more, err := otherHostFiles(dir, "bench-pyg", results.ReadPyGAnchor, func(path string, rows []results.PyGAnchor) (string, error) {
-			switch {
-			case onGPU(rows) != gpu:
-				return "", nil
-			case gpu:
-				return fmt.Sprintf("\nOn a GPU (results/%s, xla/gpu-check.sh step 5): the same epochs, lwgcn on XLA CUDA and PyG with\n"+
-					"every tensor on CUDA (xla/pyg_gpu.py runs the anchor's pyg_bench.py); threads are lwgcn's host threads\n"+
-					"(PyTorch's are in the footer), which matter little here:\n\n%s", filepath.Base(path), pygTable(rows)), nil
-			}
-			return fmt.Sprintf("\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows)), nil
-		})
-		if err != nil {
-			return "", err
+	var gpu strings.Builder
+	more, err := otherHostFiles(dir, "bench-pyg", results.ReadPyGAnchor, func(path string, rows []results.PyGAnchor) (string, error) {
+		if slices.ContainsFunc(rows, func(r results.PyGAnchor) bool { return r.Device != "" }) {
+			fmt.Fprintf(&gpu, "\nOn a GPU (results/%s, xla/gpu-check.sh step 5): the same epochs, lwgcn on XLA CUDA and PyG with\n"+
+				"every tensor on CUDA (xla/pyg_gpu.py runs the anchor's pyg_bench.py); threads are lwgcn's host threads\n"+
+				"(PyTorch's are in the footer), which matter little here:\n\n%s", filepath.Base(path), pygTable(rows))
+			return "", nil
 		}
-		b.WriteString(more)
+		return fmt.Sprintf("\nThe same comparison in another run (results/%s; host in its footer):\n\n%s", filepath.Base(path), pygTable(rows)), nil
+	})
+	if err != nil {
+		return "", err
 	}
+	b.WriteString(more)
+	b.WriteString(gpu.String())
 	return b.String(), nil
 }
 

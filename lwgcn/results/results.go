@@ -62,20 +62,20 @@ func NewProvenance(backend string) Provenance {
 	if backend == "go" {
 		p.Engine, p.Kernels = gokernels.Engine, strings.Join(gokernels.Active(), "+")
 	} else {
-		var off []string
+		var forms []string // forms switched off, then limits replaced
 		if on, err := buildinfo.GCN2LoopOn(); err == nil && !on {
-			off = append(off, "gcnii-unrolled")
+			forms = append(forms, "gcnii-unrolled")
 		}
 		if on, err := buildinfo.HashMasksOn(); err == nil && !on {
-			off = append(off, "rng-masks")
+			forms = append(forms, "rng-masks")
 		}
 		if n, set, err := buildinfo.XLADenseMaxNodes(); err == nil && set {
-			off = append(off, fmt.Sprintf("dense-max-nodes=%d", n))
+			forms = append(forms, fmt.Sprintf("dense-max-nodes=%d", n))
 		}
 		if n, set, err := buildinfo.SegmentGPUChunkMiB(); err == nil && set {
-			off = append(off, fmt.Sprintf("segment-gpu-chunk=%dMiB", n))
+			forms = append(forms, fmt.Sprintf("segment-gpu-chunk=%dMiB", n))
 		}
-		p.Forms = strings.Join(off, "+")
+		p.Forms = strings.Join(forms, "+")
 		p.XLAFlags = os.Getenv("XLA_FLAGS") // backend.EnvXLAFlags (results sits below backend)
 	}
 	return p
